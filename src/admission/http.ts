@@ -1,0 +1,115 @@
+import { decodeFirstJsonValue } from "../apis/gojson/stream.js";
+import { admitConfigMap } from "./config-validation.js";
+import { admitDefaulting } from "./defaulting.js";
+import type { AdmissionDeps, RequestEnv } from "./deps.js";
+import type { Decision } from "./response.js";
+import { toAdmissionResponse, type AdmissionResponse } from "./response.js";
+import { decodeAdmissionReview, type AdmissionRequest } from "./review.js";
+import { admitValidation } from "./validation.js";
+
+/** The webhook's three controllers (spec §1.1), by HTTP path. */
+export const ADMISSION_PATHS = ["/defaulting", "/resource-validation", "/config-validation"] as const;
+export type AdmissionPath = (typeof ADMISSION_PATHS)[number];
+export type WebhookType = "defaulting" | "validation" | "admission";
+
+/** Knative's http.MaxBytesHandler limit (spec §1.2). */
+export const MAX_BODY_BYTES = 3 * 1024 * 1024;
+
+export const JSON_CONTENT_TYPE = "application/json";
+
+export function isAdmissionPath(path: string): path is AdmissionPath {
+  return path === "/defaulting" || path === "/resource-validation" || path === "/config-validation";
+}
+
+/** The metrics label Knative uses for each controller (spec §1.11). */
+export function webhookTypeOf(path: AdmissionPath): WebhookType {
+  return path === "/defaulting" ? "defaulting" : path === "/resource-validation" ? "validation" : "admission";
+}
+
+/** An answer in HTTP terms, shared by the HTTPS server and `duckbill admit` so both say exactly the same. */
+export interface HttpAnswer {
+  status: number;
+  /** `application/json` for AdmissionReview answers, `text/plain; charset=utf-8` for errors (Go's http.Error). */
+  contentType: string;
+  body: string;
+  /** Present when an AdmissionReview was answered: what the logs and metrics report. */
+  admission?: AdmittedSummary;
+}
+
+export interface AdmittedSummary {
+  readonly request: AdmissionRequest;
+  readonly response: AdmissionResponse;
+  readonly type: WebhookType;
+}
+
+const TEXT = "text/plain; charset=utf-8";
+
+function textAnswer(status: number, message: string): HttpAnswer {
+  // Go's http.Error writes the message followed by a newline.
+  return { status, contentType: TEXT, body: `${message}\n` };
+}
+
+/** Go's html.EscapeString, used by Knative when echoing an unknown path. */
+export function escapeHtml(s: string): string {
+  return s.replace(/[&'<>"]/g, (c) => (c === "&" ? "&amp;" : c === "'" ? "&#39;" : c === "<" ? "&lt;" : c === ">" ? "&gt;" : "&#34;"));
+}
+
+/** 415 unless the header is exactly `application/json` (spec §1.2); undefined when it is. */
+export function contentTypeRejection(contentType: string | undefined): HttpAnswer | undefined {
+  if (contentType === JSON_CONTENT_TYPE) return undefined;
+  return textAnswer(415, "invalid Content-Type, want `application/json`");
+}
+
+export function unknownPathRejection(path: string): HttpAnswer {
+  return textAnswer(400, `no controller registered for: ${escapeHtml(path)}`);
+}
+
+export function bodyTooLargeRejection(): HttpAnswer {
+  // Knative (1.18+) reports this as a decode error with status 400; 413 says it more precisely.
+  return textAnswer(413, "could not decode body:http: request body too large");
+}
+
+/** The request part of the HTTP exchange: path without query, Content-Type header, raw body. */
+export interface HttpInput {
+  readonly path: string;
+  readonly contentType: string | undefined;
+  readonly body: Buffer | string;
+}
+
+/**
+ * Everything Knative's webhook does with one HTTP request after probe handling: Content-Type check, body
+ * limit, path mux, decode, admit, encode (spec §1.2–§1.3).
+ */
+export async function answerHttp(input: HttpInput, deps: AdmissionDeps, env: RequestEnv): Promise<HttpAnswer> {
+  const rejected = contentTypeRejection(input.contentType);
+  if (rejected !== undefined) return rejected;
+  if (Buffer.byteLength(input.body) > MAX_BODY_BYTES) return bodyTooLargeRejection();
+  if (!isAdmissionPath(input.path)) return unknownPathRejection(input.path);
+  return answerReview(input.path, input.body, deps, env);
+}
+
+/** Decodes and answers an AdmissionReview body sent to one of the three admission paths. */
+export async function answerReview(path: AdmissionPath, body: Buffer | string, deps: AdmissionDeps, env: RequestEnv): Promise<HttpAnswer> {
+  const parsed = decodeFirstJsonValue(body);
+  if (!parsed.ok) return textAnswer(400, `could not decode body:${parsed.error}`);
+  const decoded = decodeAdmissionReview(parsed.value);
+  if (!decoded.ok) return textAnswer(400, `could not decode body:${decoded.error}`);
+  const review = decoded.review;
+  if (review.request === undefined) {
+    // Knative dereferences the missing request and drops the connection; a clear 400 serves callers better.
+    return textAnswer(400, "could not decode body:AdmissionReview.request must be set");
+  }
+  const request = review.request;
+  const type = webhookTypeOf(path);
+  let decision: Decision;
+  if (path === "/defaulting") decision = admitDefaulting(request, deps, env);
+  else if (path === "/resource-validation") decision = await admitValidation(request, deps, env);
+  else decision = admitConfigMap(request, deps);
+  const response = toAdmissionResponse(request.uid, decision);
+  const out: Record<string, unknown> = {};
+  // TypeMeta is copied verbatim; Go omits empty strings (omitempty).
+  if (review.kind !== "") out.kind = review.kind;
+  if (review.apiVersion !== "") out.apiVersion = review.apiVersion;
+  out.response = response;
+  return { status: 200, contentType: JSON_CONTENT_TYPE, body: JSON.stringify(out), admission: { request, response, type } };
+}

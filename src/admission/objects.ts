@@ -1,0 +1,19 @@
+import { decodeGo, knativeTypes } from "../apis/gojson/index.js";
+import { formatGvk } from "../apis/gvk.js";
+import type { KindRules, KObject } from "../serving/registry.js";
+
+export type ObjectDecode = { ok: true; value: KObject | undefined } | { ok: false; error: string };
+
+/**
+ * Decodes `request.object` / `request.oldObject` into the kind's Go shape (spec §1.5 steps 1–2): the result
+ * is what Knative's `json.Marshal(decoded)` gives, i.e. the round-tripped object, freshly built and owned by
+ * the caller. Absent or null objects decode to undefined (Go's empty RawExtension).
+ */
+export function decodeObject(rules: KindRules, raw: unknown, which: "new" | "old"): ObjectDecode {
+  if (raw === undefined) return { ok: true, value: undefined };
+  const type = knativeTypes.get(formatGvk(rules.gvk));
+  if (type === undefined) return { ok: false, error: `unhandled kind: ${formatGvk(rules.gvk)}` };
+  const r = decodeGo(type, raw);
+  if (!r.ok) return { ok: false, error: `cannot decode incoming ${which} object: ${r.error}` };
+  return { ok: true, value: r.value as KObject };
+}

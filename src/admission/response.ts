@@ -1,0 +1,57 @@
+/** admission.k8s.io AdmissionResponse as Knative builds it (spec §1.3). */
+export interface AdmissionResponse {
+  uid: string;
+  allowed: boolean;
+  status?: DenialStatus;
+  /** Base64 of an RFC 6902 JSON Patch. */
+  patch?: string;
+  patchType?: "JSONPatch";
+  warnings?: string[];
+}
+
+/** metav1.Status as produced by apierrors.NewBadRequest(msg).Status(). */
+export interface DenialStatus {
+  metadata: Record<string, never>;
+  status: "Failure";
+  message: string;
+  reason: "BadRequest";
+  code: 400;
+}
+
+/** What a controller decides, before the envelope adds the uid and splits warnings. */
+export interface Decision {
+  allowed: boolean;
+  message?: string;
+  patch?: unknown[];
+  warnings?: string[];
+}
+
+export const ALLOWED: Decision = Object.freeze({ allowed: true }) as Decision;
+
+export function deny(message: string, warnings?: string[]): Decision {
+  return warnings === undefined ? { allowed: false, message } : { allowed: false, message, warnings };
+}
+
+/**
+ * Builds the response the webhook server writes: uid echoed, denial status in Knative's shape,
+ * patch base64-encoded with patchType JSONPatch, every warning split on newlines (spec §1.3 step 6).
+ */
+export function toAdmissionResponse(uid: string, d: Decision): AdmissionResponse {
+  const r: AdmissionResponse = { uid, allowed: d.allowed };
+  if (!d.allowed) {
+    r.status = { metadata: {}, status: "Failure", message: d.message ?? "", reason: "BadRequest", code: 400 };
+  }
+  if (d.patch !== undefined) {
+    r.patch = Buffer.from(JSON.stringify(d.patch)).toString("base64");
+    r.patchType = "JSONPatch";
+  }
+  if (d.warnings !== undefined && d.warnings.length > 0) {
+    const split: string[] = [];
+    for (const w of d.warnings) {
+      if (w.includes("\n")) split.push(...w.split("\n"));
+      else split.push(w);
+    }
+    r.warnings = split;
+  }
+  return r;
+}

@@ -1,0 +1,44 @@
+import { formatGvk } from "../apis/gvk.js";
+import type { RequestContext } from "../serving/context.js";
+import type { AdmissionDeps, RequestEnv } from "./deps.js";
+import { decodeObject } from "./objects.js";
+import { ALLOWED, deny, type Decision } from "./response.js";
+import type { AdmissionRequest } from "./review.js";
+
+/** /resource-validation (knative/pkg resourcesemantics/validation, spec §1.7). */
+export async function admitValidation(req: AdmissionRequest, deps: AdmissionDeps, env: RequestEnv): Promise<Decision> {
+  const rules = deps.kinds.lookup(req.kind);
+  if (rules === undefined) return deny(`decoding request failed: unhandled kind: ${formatGvk(req.kind)}`);
+  const decodedNew = decodeObject(rules, req.object, "new");
+  if (!decodedNew.ok) return deny(`decoding request failed: ${decodedNew.error}`);
+  const decodedOld = decodeObject(rules, req.oldObject, "old");
+  if (!decodedOld.ok) return deny(`decoding request failed: ${decodedOld.error}`);
+
+  // DELETE decodes the old object (a decode failure still denies) and is then let through; so is
+  // anything that is not CREATE or UPDATE (spec §1.4).
+  if (req.operation !== "CREATE" && req.operation !== "UPDATE") return ALLOWED;
+  const obj = decodedNew.value;
+  if (obj === undefined) return deny("validation failed: the new object may not be nil");
+
+  const ctx: RequestContext = {
+    operation: req.operation,
+    subResource: req.operation === "UPDATE" ? req.subResource : "",
+    oldObject: req.operation === "UPDATE" ? decodedOld.value : undefined,
+    userInfo: req.userInfo,
+    dryRun: req.dryRun,
+    config: env.config,
+  };
+  const result = rules.validate?.(obj, ctx);
+  let warnings: string[] | undefined;
+  if (result !== undefined) {
+    const warned = result.filter("Warning");
+    if (warned !== undefined) warnings = warned.wrappedErrors().map((w) => w.error());
+    const errors = result.filter("Error");
+    if (errors !== undefined) return deny(`validation failed: ${errors.error()}`, warnings);
+  }
+  if (rules.callback !== undefined) {
+    const failure = await rules.callback(obj, ctx);
+    if (failure !== undefined) return deny(`validation callback failed: ${failure}`, warnings);
+  }
+  return warnings === undefined ? ALLOWED : { allowed: true, warnings };
+}

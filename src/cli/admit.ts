@@ -1,0 +1,85 @@
+import { createInterface } from "node:readline";
+import { answerHttp, JSON_CONTENT_TYPE, type HttpAnswer } from "../admission/http.js";
+import type { AdmissionDeps } from "../admission/deps.js";
+import { snapshotFrom, type ConfigSnapshot } from "../config/snapshot.js";
+
+/** One line of `duckbill admit --batch` input: the conformance vectors' request format. */
+interface BatchLine {
+  name?: unknown;
+  path?: unknown;
+  configs?: unknown;
+  contentType?: unknown;
+  review?: unknown;
+}
+
+function bodyOf(line: BatchLine): string {
+  // An absent review means an empty body; anything else is sent as its JSON serialisation.
+  return Object.prototype.hasOwnProperty.call(line, "review") ? JSON.stringify(line.review) : "";
+}
+
+function pathOnly(path: string): string {
+  const q = path.indexOf("?");
+  return q === -1 ? path : path.slice(0, q);
+}
+
+/** Per-request ConfigMaps replace the base snapshot's entries of the same name (vector `configs`). */
+class SnapshotCache {
+  private readonly cache = new Map<string, ConfigSnapshot>();
+  constructor(private readonly base: ConfigSnapshot) {}
+
+  forConfigs(configs: unknown): ConfigSnapshot {
+    if (typeof configs !== "object" || configs === null || Array.isArray(configs)) return this.base;
+    const key = JSON.stringify(configs);
+    let snap = this.cache.get(key);
+    if (snap === undefined) {
+      const merged: Record<string, Record<string, unknown>> = Object.create(null) as Record<string, Record<string, unknown>>;
+      for (const [name, data] of this.base.data) merged[name] = data;
+      for (const [name, data] of Object.entries(configs as Record<string, unknown>)) {
+        if (typeof data === "object" && data !== null) merged[name] = data as Record<string, unknown>;
+      }
+      snap = snapshotFrom(merged, "request");
+      this.cache.set(key, snap);
+    }
+    return snap;
+  }
+}
+
+function outputLine(name: unknown, a: HttpAnswer): string {
+  if (a.status === 200 && a.contentType === JSON_CONTENT_TYPE) return JSON.stringify({ name, httpStatus: a.status, review: JSON.parse(a.body) as unknown });
+  return JSON.stringify({ name, httpStatus: a.status, body: a.body });
+}
+
+/**
+ * `duckbill admit --batch`: JSON lines `{name, path, configs?, contentType?, review}` in, one line
+ * `{name, httpStatus, review}` or `{name, httpStatus, body}` out each, through exactly the code the HTTPS
+ * server runs. Returns the number of input lines that could not be read.
+ */
+export async function admitBatch(input: NodeJS.ReadableStream, output: NodeJS.WritableStream, deps: AdmissionDeps, base: ConfigSnapshot): Promise<number> {
+  const snapshots = new SnapshotCache(base);
+  const rl = createInterface({ input, crlfDelay: Infinity });
+  let bad = 0;
+  let lineNo = 0;
+  for await (const text of rl) {
+    lineNo++;
+    if (text.trim() === "") continue;
+    let line: BatchLine;
+    try {
+      line = JSON.parse(text) as BatchLine;
+      if (typeof line !== "object" || line === null || Array.isArray(line)) throw new Error("a line must be a JSON object");
+      if (typeof line.path !== "string") throw new Error('"path" must be a string');
+    } catch (e) {
+      bad++;
+      output.write(JSON.stringify({ line: lineNo, error: `line ${lineNo}: ${(e as Error).message}` }) + "\n");
+      continue;
+    }
+    const contentType = line.contentType === undefined ? JSON_CONTENT_TYPE : line.contentType === "" ? undefined : String(line.contentType);
+    const answer = await answerHttp({ path: pathOnly(line.path as string), contentType, body: bodyOf(line) }, deps, { config: snapshots.forConfigs(line.configs) });
+    output.write(outputLine(line.name, answer) + "\n");
+  }
+  return bad;
+}
+
+/** `duckbill admit`: one AdmissionReview on stdin, the answer on stdout. */
+export async function admitOne(body: string, path: string, deps: AdmissionDeps, config: ConfigSnapshot): Promise<HttpAnswer> {
+  return answerHttp({ path: pathOnly(path), contentType: JSON_CONTENT_TYPE, body }, deps, { config });
+}

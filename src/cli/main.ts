@@ -1,0 +1,118 @@
+import { readFileSync } from "node:fs";
+import { parseArgs } from "node:util";
+import { knativeRegistry } from "../serving/kinds.js";
+import { ConfigMapValidators } from "../config/validators.js";
+import { loadConfigDir } from "../config/dir.js";
+import { defaultSnapshot } from "../config/snapshot.js";
+import type { AdmissionDeps } from "../admission/deps.js";
+import { isAdmissionPath } from "../admission/http.js";
+import { admitBatch, admitOne } from "./admit.js";
+import { optionsTable, resolveSettings, SERVE_OPTIONS } from "./options.js";
+import { startWebhook } from "./serve.js";
+
+const USAGE = `Usage: duckbill <command> [options]
+
+Commands:
+  serve                 run the HTTPS admission webhook (see options below)
+  admit [--path P]      answer one AdmissionReview read from stdin (default path /resource-validation)
+  admit --batch         answer JSON lines {name, path, configs?, contentType?, review} from stdin
+  version               print the version
+  help                  print this text
+
+admit options:
+  --path P              /defaulting, /resource-validation or /config-validation
+  --config-dir DIR      standalone configuration directory (as for serve)
+  --batch               JSON-lines mode
+
+serve options (flag, environment variable, default):
+`;
+
+export function defaultDeps(): AdmissionDeps {
+  return { kinds: knativeRegistry(), configMaps: new ConfigMapValidators() };
+}
+
+function version(): string {
+  const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string };
+  return pkg.version;
+}
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const c of process.stdin) chunks.push(c as Buffer);
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+async function serve(argv: string[]): Promise<number> {
+  const options = Object.fromEntries(SERVE_OPTIONS.map((o) => [o.flag, { type: "boolean" in o ? ("boolean" as const) : ("string" as const) }]));
+  const { values } = parseArgs({ args: argv, options, strict: true, allowPositionals: false });
+  const settings = resolveSettings(values as Record<string, string | boolean | undefined>, process.env);
+  const running = await startWebhook(settings, defaultDeps());
+  let stopping = false;
+  const onSignal = (signal: string): void => {
+    if (stopping) {
+      // A second signal means "now" (Knative: os.Exit(1)).
+      process.exit(1);
+    }
+    stopping = true;
+    void running.shutdown().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        console.error(`duckbill: shutdown after ${signal} failed: ${(err as Error).message}`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on("SIGTERM", () => onSignal("SIGTERM"));
+  process.on("SIGINT", () => onSignal("SIGINT"));
+  return new Promise<number>(() => undefined);
+}
+
+async function admit(argv: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: { path: { type: "string", default: "/resource-validation" }, "config-dir": { type: "string" }, batch: { type: "boolean", default: false } },
+    strict: true,
+  });
+  const configDir = values["config-dir"] ?? process.env.CONFIG_DIR;
+  const config = configDir !== undefined && configDir !== "" ? await loadConfigDir(configDir) : defaultSnapshot();
+  const deps = defaultDeps();
+  if (values.batch) {
+    const bad = await admitBatch(process.stdin, process.stdout, deps, config);
+    return bad === 0 ? 0 : 2;
+  }
+  const path = values.path;
+  if (!isAdmissionPath(path.split("?")[0] ?? "")) {
+    console.error(`duckbill admit: --path must be /defaulting, /resource-validation or /config-validation, got "${path}"`);
+    return 2;
+  }
+  const answer = await admitOne(await readStdin(), path, deps, config);
+  if (answer.status !== 200) {
+    process.stderr.write(`HTTP ${answer.status}: ${answer.body}`);
+    return 1;
+  }
+  process.stdout.write(answer.body + "\n");
+  return 0;
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  switch (command) {
+    case "serve":
+      return serve(rest);
+    case "admit":
+      return admit(rest);
+    case "version":
+    case "--version":
+      console.log(version());
+      return 0;
+    case undefined:
+    case "help":
+    case "--help":
+    case "-h":
+      process.stdout.write(USAGE + optionsTable() + "\n");
+      return command === undefined ? 2 : 0;
+    default:
+      console.error(`duckbill: unknown command "${command}"; run "duckbill help"`);
+      return 2;
+  }
+}

@@ -1,0 +1,82 @@
+/**
+ * Every setting a user can give `duckbill serve`, with its flag, environment variable and default.
+ * The README's table and `duckbill help` are generated from this list, and a test keeps them in step.
+ */
+export interface OptionSpec {
+  readonly flag: string;
+  readonly env: string;
+  readonly default: string;
+  readonly description: string;
+  readonly boolean?: boolean;
+}
+
+export const SERVE_OPTIONS = [
+  { flag: "port", env: "WEBHOOK_PORT", default: "8443", description: "HTTPS port for the admission webhook" },
+  { flag: "host", env: "WEBHOOK_HOST", default: "0.0.0.0", description: "address to listen on" },
+  { flag: "cert-dir", env: "CERT_DIR", default: "", description: "directory with tls.crt, tls.key, ca.crt (or a mounted webhook-certs Secret: server-cert.pem, server-key.pem, ca-cert.pem); when empty, certificates are generated" },
+  { flag: "generated-cert-dir", env: "GENERATED_CERT_DIR", default: "certs", description: "where generated certificates are written (ca.crt for clients to trust)" },
+  { flag: "tls-min-version", env: "WEBHOOK_TLS_MIN_VERSION", default: "1.3", description: "minimum TLS version: 1.2 or 1.3" },
+  { flag: "http2", env: "WEBHOOK_ENABLE_HTTP2", default: "false", description: "serve HTTP/2 (with HTTP/1.1 fallback)", boolean: true },
+  { flag: "drain-timeout", env: "DRAIN_TIMEOUT", default: "45s", description: "after SIGTERM: close once no request arrived for this long (Go duration)" },
+  { flag: "request-timeout", env: "REQUEST_TIMEOUT", default: "30s", description: "bound on receiving one request (headers and body)" },
+  { flag: "metrics-port", env: "METRICS_PORT", default: "9090", description: "plain-HTTP port for GET /metrics (0 disables)" },
+  { flag: "metrics-host", env: "METRICS_HOST", default: "0.0.0.0", description: "address for the metrics listener" },
+  { flag: "namespace", env: "SYSTEM_NAMESPACE", default: "knative-serving", description: "namespace of the webhook (certificate SANs; Secret, ConfigMaps and Leases in a cluster)" },
+  { flag: "service-name", env: "WEBHOOK_NAME", default: "webhook", description: "name of the webhook's Service (certificate SANs)" },
+  { flag: "config-dir", env: "CONFIG_DIR", default: "", description: "standalone configuration: one file or mounted-volume directory per ConfigMap (config-features, config-defaults, ...)" },
+  { flag: "log-level", env: "LOG_LEVEL", default: "info", description: "fatal, error, warn, info, debug, trace or silent" },
+] as const satisfies readonly OptionSpec[];
+
+export type ServeOptionName = (typeof SERVE_OPTIONS)[number]["flag"];
+export type ServeSettings = Record<ServeOptionName, string>;
+
+/** Flag beats environment beats default. */
+export function resolveSettings(flags: Readonly<Record<string, string | boolean | undefined>>, env: NodeJS.ProcessEnv): ServeSettings {
+  const out = {} as ServeSettings;
+  for (const o of SERVE_OPTIONS) {
+    const f = flags[o.flag];
+    const v = f !== undefined ? String(f) : env[o.env];
+    out[o.flag] = v !== undefined && v !== "" ? v : o.default;
+  }
+  return out;
+}
+
+export function optionsTable(): string {
+  const rows = SERVE_OPTIONS.map((o) => `| \`--${o.flag}\` | \`${o.env}\` | ${o.default === "" ? "(none)" : `\`${o.default}\``} | ${o.description} |`);
+  return ["| flag | environment | default | meaning |", "|---|---|---|---|", ...rows].join("\n");
+}
+
+/** Go's time.ParseDuration for the simple forms people write (`45s`, `1m30s`, `500ms`, `0`), in ms. */
+export function parseDurationMs(s: string, what: string): number {
+  if (s === "0") return 0;
+  if (/^\d+$/.test(s)) return Number(s) * 1000;
+  const re = /(\d+(?:\.\d*)?|\.\d+)(ns|us|µs|ms|s|m|h)/gy;
+  const unit: Record<string, number> = { ns: 1e-6, us: 1e-3, µs: 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+  let total = 0;
+  let matched = 0;
+  for (let m = re.exec(s); m !== null; m = re.exec(s)) {
+    total += Number(m[1]) * (unit[m[2] ?? "s"] ?? 0);
+    matched = re.lastIndex;
+  }
+  if (matched !== s.length || s.length === 0) throw new Error(`${what} must be a duration such as 45s or 1m30s, got "${s}"`);
+  return total;
+}
+
+export function parsePort(s: string, what: string, allowZero = false): number {
+  const n = Number(s);
+  if (!/^\d+$/.test(s) || n > 65535 || (!allowZero && n === 0)) throw new Error(`${what} must be a port number from ${allowZero ? 0 : 1} to 65535, got "${s}"`);
+  return n;
+}
+
+export function parseTlsMinVersion(s: string): "TLSv1.2" | "TLSv1.3" {
+  if (s === "1.2") return "TLSv1.2";
+  if (s === "1.3") return "TLSv1.3";
+  // Knative's startup error text (spec §1.2).
+  throw new Error(`invalid WEBHOOK_TLS_MIN_VERSION "${s}": unsupported TLS version "${s}": must be "1.2" or "1.3"`);
+}
+
+export function parseBool(s: string, what: string): boolean {
+  if (["1", "t", "T", "TRUE", "true", "True"].includes(s)) return true;
+  if (["0", "f", "F", "FALSE", "false", "False"].includes(s)) return false;
+  throw new Error(`${what} must be true or false, got "${s}"`);
+}

@@ -1,0 +1,40 @@
+/**
+ * One immutable view of the ConfigMaps that influence admission decisions, handed to every request.
+ * Rules never read configuration from anywhere else (DEVELOPERS.md: config is passed in, not global).
+ *
+ * Issue [4] adds typed, parsed views (features, defaults, autoscaler) computed once per snapshot;
+ * today a snapshot carries the raw `data` of each ConfigMap.
+ */
+export type ConfigData = Readonly<Record<string, string>>;
+
+export interface ConfigSnapshot {
+  /** ConfigMap name → data; a missing name means Knative's defaults (a fresh install's ConfigMap holds only `_example`). */
+  readonly data: ReadonlyMap<string, ConfigData>;
+  /** Where this snapshot came from, for logs and readiness ("defaults", "dir:/etc/config", "cluster"). */
+  readonly source: string;
+}
+
+/** The ConfigMaps whose contents affect /defaulting and /resource-validation (spec §1.10). */
+export const ADMISSION_CONFIGMAPS = ["config-defaults", "config-features", "config-autoscaler"] as const;
+
+const EMPTY: ConfigSnapshot = Object.freeze({ data: new Map<string, ConfigData>(), source: "defaults" });
+
+export function defaultSnapshot(): ConfigSnapshot {
+  return EMPTY;
+}
+
+/** Builds a frozen snapshot from plain ConfigMap data (copied, so callers cannot change it later). */
+export function snapshotFrom(configs: Readonly<Record<string, Readonly<Record<string, unknown>>>>, source: string): ConfigSnapshot {
+  const data = new Map<string, ConfigData>();
+  for (const name of Object.keys(configs)) {
+    const raw = configs[name];
+    if (raw === undefined || raw === null) continue;
+    const copy: Record<string, string> = Object.create(null) as Record<string, string>;
+    for (const key of Object.keys(raw)) {
+      const value = raw[key];
+      if (typeof value === "string") copy[key] = value;
+    }
+    data.set(name, Object.freeze(copy));
+  }
+  return Object.freeze({ data, source });
+}

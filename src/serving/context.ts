@@ -1,0 +1,42 @@
+import type { ConfigSnapshot } from "../config/snapshot.js";
+
+/** Kubernetes authentication.k8s.io/v1 UserInfo, as carried in AdmissionRequest.userInfo. */
+export interface UserInfo {
+  readonly username: string;
+  readonly uid: string;
+  readonly groups: readonly string[];
+  readonly extra: Readonly<Record<string, readonly string[]>>;
+}
+
+/**
+ * Everything a rule may know about the request besides the object itself: Knative's context values
+ * (WithinCreate / WithinUpdate / WithinSubResourceUpdate / WithinDelete, WithUserInfo, WithDryRun, config store).
+ * Rules are pure functions of (object, this context).
+ */
+export interface RequestContext {
+  /**
+   * CREATE or UPDATE; `""` when defaulting the old object to build the update baseline (Knative's bare
+   * context: neither WithinCreate nor WithinUpdate).
+   */
+  readonly operation: "CREATE" | "UPDATE" | "";
+  /** `""` for the main resource, `"status"` for status updates. */
+  readonly subResource: string;
+  /**
+   * The old object on UPDATE: defaulted (the "baseline") during defaulting, as stored during validation
+   * (spec §1.4). Undefined on CREATE and when the request carried none.
+   */
+  readonly oldObject: unknown;
+  /** The request's user (Knative always attaches it, possibly with an empty username); undefined for the baseline. */
+  readonly userInfo: UserInfo | undefined;
+  /** `request.dryRun == true`. */
+  readonly dryRun: boolean;
+  readonly config: ConfigSnapshot;
+}
+
+export function isInUpdate(ctx: RequestContext): boolean {
+  return ctx.operation === "UPDATE";
+}
+
+export function isInStatusUpdate(ctx: RequestContext): boolean {
+  return ctx.operation === "UPDATE" && ctx.subResource === "status";
+}

@@ -1,0 +1,39 @@
+import type { FieldError } from "../apis/field-error.js";
+import { formatGvk, type GroupVersionKind } from "../apis/gvk.js";
+import type { RequestContext } from "./context.js";
+
+/** A Knative object as decoded JSON: a plain, freshly built tree the rules own. */
+export type KObject = Record<string, unknown>;
+
+/**
+ * What Duckbill knows about one registered kind (spec §1.1 `types` map). The same registry serves
+ * /defaulting and /resource-validation, and (issue [5]) the reconciled webhook rules.
+ */
+export interface KindRules {
+  readonly gvk: GroupVersionKind;
+  /** Lower-case plural resource name, as in webhook rules (`services`). */
+  readonly plural: string;
+  /** Knative's SetDefaults: mutates the object in place; never fails (spec §1.5). */
+  readonly setDefaults?: (obj: KObject, ctx: RequestContext) => void;
+  /** Knative's Validate: returns error- and warning-level diagnostics (spec §1.7). */
+  readonly validate?: (obj: KObject, ctx: RequestContext) => FieldError | undefined;
+  /** Validation callback (Service/Configuration dry run), run for CREATE/UPDATE after a clean Validate. */
+  readonly callback?: (obj: KObject, ctx: RequestContext) => Promise<string | undefined> | string | undefined;
+}
+
+export class KindRegistry {
+  private readonly byKey = new Map<string, KindRules>();
+
+  constructor(kinds: readonly KindRules[]) {
+    for (const k of kinds) this.byKey.set(formatGvk(k.gvk), k);
+  }
+
+  /** Exact match on group, version and kind (case-sensitive, as Go's map lookup). */
+  lookup(gvk: GroupVersionKind): KindRules | undefined {
+    return this.byKey.get(formatGvk(gvk));
+  }
+
+  all(): KindRules[] {
+    return [...this.byKey.values()];
+  }
+}
