@@ -1,0 +1,20 @@
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { optionsTable, SERVE_OPTIONS } from "../../src/cli/options.js";
+
+const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
+
+describe("README", () => {
+  it("documents every serve flag and environment variable, exactly as `duckbill help` prints them", () => {
+    expect(readme).toContain(optionsTable());
+    for (const o of SERVE_OPTIONS) {
+      expect(readme).toContain(`--${o.flag}`);
+      expect(readme).toContain(o.env);
+    }
+  });
+
+  it("shows the one command that runs the webhook and the one that runs the tests", () => {
+    expect(readme).toContain("npm ci && npm run build && npm start");
+    expect(readme).toContain("npm ci && npm test");
+  });
+});
