@@ -1,0 +1,635 @@
+/**
+ * Port of knative.dev/pkg `apis.FieldError` (spec §2.1–§2.3): an immutable tree of diagnostics whose
+ * `error()` rendering is byte-identical to Go's `(*FieldError).Error()`.
+ *
+ * Go's `nil *FieldError` is `undefined` here; the free functions (`also`, `viaField`, …) carry Go's
+ * nil-receiver semantics, the methods assume a receiver.
+ *
+ * Cost model: `viaField`/`viaIndex`/`viaKey` are O(depth of prefixes), not O(tree): the prefix is
+ * recorded as a pending step and applied once, when paths are read or the error is rendered. Steps
+ * are applied one at a time, exactly as Go applies them, because Go's `flatten` is not associative
+ * (`ViaKey("k").ViaField("[a")` glues differently from `ViaField("[a", "[k]")`).
+ */
+
+export type DiagnosticLevel = "Error" | "Warning";
+
+/** Go's `apis.CurrentField`: the path of "the field being validated itself". */
+export const CURRENT_FIELD = "";
+
+export interface FieldErrorInit {
+  readonly message?: string;
+  readonly paths?: readonly string[];
+  /** Defaults to "Error" (Go's zero value). */
+  readonly level?: DiagnosticLevel;
+  readonly details?: string;
+}
+
+/** A value that prints itself like its Go counterpart does under `%v` (e.g. a `time.Duration`). */
+export interface GoStringer {
+  goString(): string;
+}
+
+/** Prefix steps, oldest first; each is the argument list of one Go `ViaField` call. */
+type Steps = readonly (readonly string[])[];
+
+const NO_STEPS: Steps = [];
+const NO_PATHS: readonly string[] = [];
+const NO_ERRORS: readonly FieldError[] = [];
+
+export class FieldError {
+  readonly message: string;
+  readonly level: DiagnosticLevel;
+  readonly details: string;
+
+  // Own paths before `#pathSteps` are applied.
+  #rawPaths: readonly string[] = NO_PATHS;
+  #pathSteps: Steps = NO_STEPS;
+  // Children before `#childSteps` are applied to each of them (after their own steps).
+  #rawChildren: readonly FieldError[] = NO_ERRORS;
+  #childSteps: Steps = NO_STEPS;
+  #paths: readonly string[] | undefined;
+  #errors: readonly FieldError[] | undefined;
+
+  constructor(init: FieldErrorInit = {}) {
+    this.message = init.message ?? "";
+    this.level = init.level ?? "Error";
+    this.details = init.details ?? "";
+    if (init.paths !== undefined && init.paths.length > 0) this.#rawPaths = init.paths.slice();
+  }
+
+  /** Internal constructor: shares arrays, never copies (callers hand over fresh or immutable ones). */
+  static #make(
+    message: string,
+    level: DiagnosticLevel,
+    details: string,
+    rawPaths: readonly string[],
+    pathSteps: Steps,
+    rawChildren: readonly FieldError[],
+    childSteps: Steps,
+  ): FieldError {
+    const fe = new FieldError({ message, level, details });
+    fe.#rawPaths = rawPaths;
+    fe.#pathSteps = pathSteps;
+    fe.#rawChildren = rawChildren;
+    fe.#childSteps = childSteps;
+    return fe;
+  }
+
+  /** This node's own paths, with every `via*` prefix applied (Go's `Paths`). */
+  get paths(): readonly string[] {
+    if (this.#paths === undefined) this.#paths = applyStepsToAll(this.#rawPaths, this.#pathSteps);
+    return this.#paths;
+  }
+
+  /** Direct children (Go's unexported `errors`), with every `via*` prefix applied. */
+  get errors(): readonly FieldError[] {
+    if (this.#errors === undefined) {
+      const steps = this.#childSteps;
+      this.#errors = steps.length === 0 ? this.#rawChildren : this.#rawChildren.map((c) => c.#after(steps));
+    }
+    return this.#errors;
+  }
+
+  /** Go's `isEmpty`: no message, details, paths or children. */
+  isEmpty(): boolean {
+    return this.message === "" && this.details === "" && this.#rawPaths.length === 0 && this.#rawChildren.length === 0;
+  }
+
+  /** Go's `ViaField`: prefix every path in the tree (path-less errors stay path-less). */
+  viaField(...prefix: string[]): FieldError {
+    const pathSteps = appendStep(this.#pathSteps, prefix);
+    const childSteps =
+      this.#childSteps === this.#pathSteps ? pathSteps : appendStep(this.#childSteps, prefix);
+    return FieldError.#make(
+      this.message,
+      this.#containerSafeLevel(this.level),
+      this.details,
+      this.#rawPaths,
+      pathSteps,
+      this.#rawChildren,
+      childSteps,
+    );
+  }
+
+  /** Go's `ViaIndex(i)` = `ViaField("[i]")`. */
+  viaIndex(index: number): FieldError {
+    return this.viaField(`[${index}]`);
+  }
+
+  /** Go's `ViaKey(k)` = `ViaField("[k]")` (a dotted key is split like any path: spec §2.1). */
+  viaKey(key: string): FieldError {
+    return this.viaField(`[${key}]`);
+  }
+
+  /** Go's `ViaFieldIndex(f, i)` = `ViaIndex(i).ViaField(f)` (two steps, as in Go). */
+  viaFieldIndex(field: string, index: number): FieldError {
+    return this.viaIndex(index).viaField(field);
+  }
+
+  /** Go's `ViaFieldKey(f, k)` = `ViaKey(k).ViaField(f)` (two steps, as in Go). */
+  viaFieldKey(field: string, key: string): FieldError {
+    return this.viaKey(key).viaField(field);
+  }
+
+  /** Go's `Also` with this as the receiver. */
+  also(...errs: Array<FieldError | undefined>): FieldError | undefined {
+    return FieldError.also(this, errs);
+  }
+
+  /** Go's `At`: the same tree with every node at `level`. */
+  at(level: DiagnosticLevel): FieldError {
+    const children = this.#rawChildren.length === 0 ? NO_ERRORS : this.#rawChildren.map((c) => c.at(level));
+    return FieldError.#make(
+      this.message,
+      this.#containerSafeLevel(level),
+      this.details,
+      this.#rawPaths,
+      this.#pathSteps,
+      children,
+      this.#childSteps,
+    );
+  }
+
+  /** Go's `Filter`: only the nodes at `level` (undefined when none is left). */
+  filter(level: DiagnosticLevel): FieldError | undefined {
+    let kept: FieldError[] | undefined;
+    for (const child of this.errors) {
+      const f = child.filter(level);
+      if (f !== undefined) (kept ??= []).push(f);
+    }
+    const keepSelf = this.level === level && !this.#isBlankNode();
+    if (!keepSelf) {
+      return kept === undefined ? undefined : FieldError.#make("", "Error", "", NO_PATHS, NO_STEPS, kept, NO_STEPS);
+    }
+    return FieldError.#make(this.message, this.level, this.details, this.paths, NO_STEPS, kept ?? NO_ERRORS, NO_STEPS);
+  }
+
+  /** Go's `WrappedErrors()`: the merged, sorted leaves (spec §2.3 steps 1–4), each path-complete. */
+  wrappedErrors(): FieldError[] {
+    return mergeLeaves(this.#normalized()).map((g) =>
+      FieldError.#make(g.message, g.level, g.details, g.paths, NO_STEPS, NO_ERRORS, NO_STEPS),
+    );
+  }
+
+  /** Go's `Error()`: merged leaves sorted by message, details, level; one `msg: paths[\ndetails]` each. */
+  error(): string {
+    const groups = mergeLeaves(this.#normalized());
+    let out = "";
+    for (let i = 0; i < groups.length; i++) {
+      const g = groups[i] as MergedLeaf;
+      if (i > 0) out += "\n";
+      out += g.message + ": " + g.paths.join(", ");
+      if (g.details !== "") out += "\n" + g.details;
+    }
+    return out;
+  }
+
+  toString(): string {
+    return this.error();
+  }
+
+  /** A copy of this node with `details` replaced (Go code assigns `fe.Details = …`). */
+  withDetails(details: string): FieldError {
+    return FieldError.#make(
+      this.message,
+      this.level,
+      details,
+      this.#rawPaths,
+      this.#pathSteps,
+      this.#rawChildren,
+      this.#childSteps,
+    );
+  }
+
+  /**
+   * Go's `(*FieldError).Also` on a possibly-nil receiver: the receiver's node (or a blank
+   * container) with the non-empty `errs` appended as children; undefined when the result would be
+   * empty. With no argument, or a single empty one, the receiver itself is returned (even a non-nil
+   * empty one, as in Go).
+   */
+  static also(base: FieldError | undefined, errs: ReadonlyArray<FieldError | undefined>): FieldError | undefined {
+    if (errs.length === 0 || (errs.length === 1 && isEmptyError(errs[0]))) return base;
+    let extra: FieldError[] | undefined;
+    for (const e of errs) if (e !== undefined && !e.isEmpty()) (extra ??= []).push(e);
+    if (extra === undefined) return isEmptyError(base) ? undefined : base;
+    if (base === undefined || base.isEmpty()) {
+      return FieldError.#make("", "Error", "", NO_PATHS, NO_STEPS, extra, NO_STEPS);
+    }
+    const children = base.#rawChildren.length === 0 ? extra : [...base.errors, ...extra];
+    return FieldError.#make(base.message, base.level, base.details, base.#rawPaths, base.#pathSteps, children, NO_STEPS);
+  }
+
+  // This node seen from a parent that applies `outer` after the node's own steps.
+  #after(outer: Steps): FieldError {
+    return FieldError.#make(
+      this.message,
+      this.level,
+      this.details,
+      this.#rawPaths,
+      concatSteps(this.#pathSteps, outer),
+      this.#rawChildren,
+      concatSteps(this.#childSteps, outer),
+    );
+  }
+
+  // No message, details or own paths (children aside).
+  #isBlankNode(): boolean {
+    return this.message === "" && this.details === "" && this.#rawPaths.length === 0;
+  }
+
+  // Go rebuilds blank nodes that gain children as `&FieldError{}`, i.e. at the zero level (Error).
+  #containerSafeLevel(level: DiagnosticLevel): DiagnosticLevel {
+    return this.#isBlankNode() && this.#rawChildren.length > 0 ? "Error" : level;
+  }
+
+  // Go's `normalized()`: every node with a message, pre-order, paths fully prefixed.
+  #normalized(): Leaf[] {
+    const out: Leaf[] = [];
+    this.#collect(NO_STEPS, out);
+    return out;
+  }
+
+  #collect(outer: Steps, out: Leaf[]): void {
+    if (this.message !== "") {
+      out.push({
+        message: this.message,
+        level: this.level,
+        details: this.details,
+        paths: applyStepsToAll(this.#rawPaths, concatSteps(this.#pathSteps, outer)),
+      });
+    }
+    if (this.#rawChildren.length === 0) return;
+    const childOuter = concatSteps(this.#childSteps, outer);
+    for (const c of this.#rawChildren) c.#collect(childOuter, out);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Go's nil-receiver semantics as free functions.
+
+/** Go's `Also` with Go's nil-receiver semantics (see `FieldError.also`). */
+export function also(base: FieldError | undefined, ...errs: Array<FieldError | undefined>): FieldError | undefined {
+  return FieldError.also(base, errs);
+}
+
+export function viaField(err: FieldError | undefined, ...prefix: string[]): FieldError | undefined {
+  return err?.viaField(...prefix);
+}
+
+export function viaIndex(err: FieldError | undefined, index: number): FieldError | undefined {
+  return err?.viaIndex(index);
+}
+
+export function viaKey(err: FieldError | undefined, key: string): FieldError | undefined {
+  return err?.viaKey(key);
+}
+
+export function viaFieldIndex(err: FieldError | undefined, field: string, index: number): FieldError | undefined {
+  return err?.viaFieldIndex(field, index);
+}
+
+export function viaFieldKey(err: FieldError | undefined, field: string, key: string): FieldError | undefined {
+  return err?.viaFieldKey(field, key);
+}
+
+export function at(err: FieldError | undefined, level: DiagnosticLevel): FieldError | undefined {
+  return err?.at(level);
+}
+
+export function filter(err: FieldError | undefined, level: DiagnosticLevel): FieldError | undefined {
+  return err?.filter(level);
+}
+
+/** Go's `Error()` on a possibly-nil error: "" for undefined. */
+export function renderFieldError(err: FieldError | undefined): string {
+  return err === undefined ? "" : err.error();
+}
+
+export function isEmptyError(err: FieldError | undefined): boolean {
+  return err === undefined || err.isEmpty();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Constructors with Knative's exact messages (spec §2.2).
+
+export function errMissingField(...paths: string[]): FieldError {
+  return leaf("missing field(s)", paths);
+}
+
+export function errDisallowedFields(...paths: string[]): FieldError {
+  return leaf("must not set the field(s)", paths);
+}
+
+export function errDisallowedUpdateDeprecatedFields(...paths: string[]): FieldError {
+  return leaf("must not update deprecated field(s)", paths);
+}
+
+/** `invalid value: <fmt.Sprint(value)>`; details joined with ", ". */
+export function errInvalidValue(value: unknown, path: string, ...details: string[]): FieldError {
+  return leaf("invalid value: " + goSprint(value), [path], details.join(", "));
+}
+
+/** Go: `ErrInvalidValue(value, CurrentField).ViaFieldIndex(field, index)` → path `field[index]`. */
+export function errInvalidArrayValue(value: unknown, field: string, index: number): FieldError {
+  return errInvalidValue(value, CURRENT_FIELD).viaFieldIndex(field, index);
+}
+
+export function errGeneric(message: string, ...paths: string[]): FieldError {
+  return leaf(message, paths);
+}
+
+export function errMissingOneOf(...paths: string[]): FieldError {
+  return leaf("expected exactly one, got neither", paths);
+}
+
+export function errMultipleOneOf(...paths: string[]): FieldError {
+  return leaf("expected exactly one, got both", paths);
+}
+
+/** `invalid key name "<key>"` (Go `%q`); details joined with ", ". */
+export function errInvalidKeyName(key: string, path: string, ...details: string[]): FieldError {
+  return leaf("invalid key name " + goQuote(key), [path], details.join(", "));
+}
+
+/** `expected <lower> <= <value> <= <upper>` (all Go `%v`). */
+export function errOutOfBoundsValue(value: unknown, lower: unknown, upper: unknown, path: string): FieldError {
+  return leaf(`expected ${goSprint(lower)} <= ${goSprint(value)} <= ${goSprint(upper)}`, [path]);
+}
+
+function leaf(message: string, paths: readonly string[], details = ""): FieldError {
+  return new FieldError({ message, paths, details });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Path flattening (Go's `flatten`), one `ViaField` step at a time.
+
+function appendStep(steps: Steps, prefix: readonly string[]): Steps {
+  return steps.length === 0 ? [prefix] : [...steps, prefix];
+}
+
+function concatSteps(inner: Steps, outer: Steps): Steps {
+  if (outer.length === 0) return inner;
+  if (inner.length === 0) return outer;
+  return [...inner, ...outer];
+}
+
+function applyStepsToAll(paths: readonly string[], steps: Steps): readonly string[] {
+  if (steps.length === 0 || paths.length === 0) return paths;
+  return paths.map((p) => applySteps(p, steps));
+}
+
+/**
+ * Go's repeated `flatten(append(prefix, path))`. Each step's result is kept as its pieces instead
+ * of being joined and re-split: pieces never hold a dot and are never empty, so that is exact.
+ */
+function applySteps(path: string, steps: Steps): string {
+  let pieces: string[] | undefined;
+  for (const step of steps) {
+    const next: string[] = [];
+    for (const part of step) pushPieces(next, part);
+    if (pieces === undefined) pushPieces(next, path);
+    else for (const p of pieces) pushPiece(next, p);
+    pieces = next;
+  }
+  return pieces === undefined ? path : pieces.join(".");
+}
+
+function pushPieces(out: string[], part: string): void {
+  let start = 0;
+  for (;;) {
+    const dot = part.indexOf(".", start);
+    const end = dot < 0 ? part.length : dot;
+    if (end > start) pushPiece(out, start === 0 && end === part.length ? part : part.slice(start, end));
+    if (dot < 0) return;
+    start = dot + 1;
+  }
+}
+
+// An index piece (`[…]`) glues onto whatever precedes it; anything else starts a new segment.
+function pushPiece(out: string[], piece: string): void {
+  const n = out.length;
+  if (n > 0 && piece.charCodeAt(0) === 0x5b /* [ */ && piece.charCodeAt(piece.length - 1) === 0x5d /* ] */) {
+    out[n - 1] += piece;
+  } else {
+    out.push(piece);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Merging and ordering (Go's `merge`).
+
+interface Leaf {
+  readonly message: string;
+  readonly level: DiagnosticLevel;
+  readonly details: string;
+  readonly paths: readonly string[];
+}
+
+interface MergedLeaf extends Leaf {
+  readonly paths: string[];
+}
+
+interface Group {
+  readonly first: Leaf;
+  paths: readonly string[];
+  seen: Set<string> | undefined;
+}
+
+function mergeLeaves(leaves: readonly Leaf[]): MergedLeaf[] {
+  // Go keys its map with Sprintf("%s-%s-%s", level, message, details); a Map keeps hostile
+  // strings (`__proto__`) inert, and the same key string reproduces Go's merging exactly.
+  const groups = new Map<string, Group>();
+  for (const l of leaves) {
+    const key = l.level + "-" + l.message + "-" + l.details;
+    const g = groups.get(key);
+    if (g === undefined) {
+      groups.set(key, { first: l, paths: l.paths, seen: undefined });
+      continue;
+    }
+    // Go's mergePaths: existing paths kept as they are, new ones appended unless already present.
+    if (g.seen === undefined) {
+      g.seen = new Set(g.paths);
+      g.paths = g.paths.slice();
+    }
+    const merged = g.paths as string[];
+    for (const p of l.paths) {
+      if (!g.seen.has(p)) {
+        g.seen.add(p);
+        merged.push(p);
+      }
+    }
+  }
+  const out: MergedLeaf[] = [];
+  for (const g of groups.values()) {
+    const paths = g.seen === undefined ? g.paths.slice() : (g.paths as string[]);
+    paths.sort(compareByteOrder);
+    out.push({ message: g.first.message, level: g.first.level, details: g.first.details, paths });
+  }
+  out.sort(compareLeaves);
+  return out;
+}
+
+function compareLeaves(a: Leaf, b: Leaf): number {
+  return (
+    compareByteOrder(a.message, b.message) ||
+    compareByteOrder(a.details, b.details) ||
+    compareByteOrder(a.level, b.level)
+  );
+}
+
+/**
+ * Go's `<` on strings: byte order of the UTF-8 encoding, i.e. code point order. UTF-16 code unit
+ * order agrees except between surrogates (astral code points) and U+E000–U+FFFF.
+ */
+export function compareByteOrder(a: string, b: string): number {
+  if (a === b) return 0;
+  const n = a.length < b.length ? a.length : b.length;
+  for (let i = 0; i < n; i++) {
+    let x = a.charCodeAt(i);
+    let y = b.charCodeAt(i);
+    if (x === y) continue;
+    if (x >= 0xd800 && y >= 0xd800) {
+      x = x >= 0xe000 ? x - 0x800 : x + 0x2000;
+      y = y >= 0xe000 ? y - 0x800 : y + 0x2000;
+    }
+    return x - y;
+  }
+  return a.length - b.length;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Go `fmt` formatting used by the constructors.
+
+/**
+ * Go's `fmt.Sprint(v)` for the values validation code passes: strings as-is; safe integers as Go
+ * ints; other numbers as float64 `%v` (see `goFormatFloat`); booleans; null/undefined as `<nil>`;
+ * arrays as `[a b c]`; `GoStringer`s via `goString()`; Maps and plain objects as Go maps
+ * (`map[k:v …]`, keys sorted).
+ */
+export function goSprint(v: unknown): string {
+  switch (typeof v) {
+    case "string":
+      return v;
+    case "number":
+      return Number.isSafeInteger(v) ? String(v) : goFormatFloat(v);
+    case "bigint":
+      return v.toString();
+    case "boolean":
+      return v ? "true" : "false";
+    case "undefined":
+      return "<nil>";
+    case "object":
+      return v === null ? "<nil>" : sprintObject(v);
+    default:
+      return String(v);
+  }
+}
+
+function sprintObject(v: object): string {
+  if (isGoStringer(v)) return v.goString();
+  if (Array.isArray(v)) {
+    let out = "[";
+    for (let i = 0; i < v.length; i++) out += (i > 0 ? " " : "") + goSprint(v[i]);
+    return out + "]";
+  }
+  if (v instanceof Error) return v.message;
+  const entries: Array<[unknown, unknown]> = v instanceof Map ? [...v.entries()] : Object.entries(v);
+  const numeric = entries.every(([k]) => typeof k === "number");
+  const keyed = entries.map(([k, val]) => ({ k, key: goSprint(k), val }));
+  keyed.sort((a, b) => (numeric ? (a.k as number) - (b.k as number) : compareByteOrder(a.key, b.key)));
+  return "map[" + keyed.map((e) => e.key + ":" + goSprint(e.val)).join(" ") + "]";
+}
+
+function isGoStringer(v: object): v is GoStringer {
+  return typeof (v as { goString?: unknown }).goString === "function";
+}
+
+/** Wraps a number so `goSprint` prints it as a Go float64 even when it is integral (`1e+06`). */
+export function goFloat64(v: number): GoStringer {
+  return { goString: () => goFormatFloat(v) };
+}
+
+/**
+ * Go's `%v` of a float64 (`strconv.FormatFloat(v, 'g', -1, 64)` plus fmt's `+Inf`): shortest
+ * round-trip digits, exponent form when the exponent is < -4 or >= 6 (`1e-05`, `1.5e+06`, `1e+21`).
+ */
+export function goFormatFloat(v: number): string {
+  if (Number.isNaN(v)) return "NaN";
+  if (v === Infinity) return "+Inf";
+  if (v === -Infinity) return "-Inf";
+  if (v === 0) return Object.is(v, -0) ? "-0" : "0";
+  const neg = v < 0;
+  // JS and Go both produce the shortest digit string that round-trips.
+  const sci = (neg ? -v : v).toExponential();
+  const e = sci.indexOf("e");
+  const mantissa = sci.slice(0, e);
+  const exp = Number(sci.slice(e + 1));
+  const digits = mantissa.length > 1 ? mantissa.charAt(0) + mantissa.slice(2) : mantissa;
+  let out: string;
+  if (exp < -4 || exp >= 6) {
+    const abs = exp < 0 ? -exp : exp;
+    out =
+      (digits.length > 1 ? digits.charAt(0) + "." + digits.slice(1) : digits) +
+      (exp < 0 ? "e-" : "e+") +
+      (abs < 10 ? "0" + abs : String(abs));
+  } else {
+    const dp = exp + 1;
+    if (dp <= 0) out = "0." + "0".repeat(-dp) + digits;
+    else if (digits.length <= dp) out = digits + "0".repeat(dp - digits.length);
+    else out = digits.slice(0, dp) + "." + digits.slice(dp);
+  }
+  return neg ? "-" + out : out;
+}
+
+const GO_PRINTABLE = /^[\p{L}\p{M}\p{N}\p{P}\p{S}]$/u;
+const HEX = "0123456789abcdef";
+
+/** Go's `strconv.Quote` (the `%q` verb on a string). */
+export function goQuote(s: string): string {
+  let out = '"';
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) {
+      if (c === 0x22 || c === 0x5c) out += "\\" + s.charAt(i);
+      else if (c >= 0x20 && c < 0x7f) out += s.charAt(i);
+      else out += escapeAsciiControl(c);
+      continue;
+    }
+    let cp = s.codePointAt(i) as number;
+    if (cp > 0xffff) i++;
+    // A lone surrogate cannot reach Go: its JSON decoder turns it into U+FFFD.
+    else if (cp >= 0xd800 && cp <= 0xdfff) cp = 0xfffd;
+    const ch = String.fromCodePoint(cp);
+    if (GO_PRINTABLE.test(ch)) out += ch;
+    else if (cp < 0x10000) out += "\\u" + hex(cp, 4);
+    else out += "\\U" + hex(cp, 8);
+  }
+  return out + '"';
+}
+
+function escapeAsciiControl(c: number): string {
+  switch (c) {
+    case 0x07:
+      return "\\a";
+    case 0x08:
+      return "\\b";
+    case 0x0c:
+      return "\\f";
+    case 0x0a:
+      return "\\n";
+    case 0x0d:
+      return "\\r";
+    case 0x09:
+      return "\\t";
+    case 0x0b:
+      return "\\v";
+    default:
+      return "\\x" + hex(c, 2);
+  }
+}
+
+function hex(n: number, width: number): string {
+  let out = "";
+  for (let i = width - 1; i >= 0; i--) out += HEX.charAt((n >>> (i * 4)) & 0xf);
+  return out;
+}
