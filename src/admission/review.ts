@@ -168,7 +168,7 @@ export function decodeAdmissionReview(body: unknown): ReviewDecodeResult {
   const top = new StructReader(body, "AdmissionReview", "");
   const apiVersion = top.string("apiVersion");
   const kind = top.string("kind");
-  const req = top.nested("request", "AdmissionRequest", "*v1.AdmissionRequest");
+  const req = top.nested("request", "AdmissionRequest", "v1.AdmissionRequest");
   let request: AdmissionRequest | undefined;
   if (req !== undefined) {
     const kindR = req.nested("kind", "GroupVersionKind", "v1.GroupVersionKind");

@@ -1,0 +1,16 @@
+/** Where the conformance harness finds its files: the repo's own copy, and ../shared when it is checked out. */
+import { existsSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const CONFORMANCE_DIR = dirname(fileURLToPath(import.meta.url));
+export const VECTORS_DIR = join(CONFORMANCE_DIR, "vectors");
+export const KNOWN_FAILURES_FILE = join(CONFORMANCE_DIR, "known-failures.txt");
+export const SHARED_CONFORMANCE_DIR = resolve(CONFORMANCE_DIR, "..", "..", "..", "shared", "conformance");
+export const SHARED_VECTORS_DIR = join(SHARED_CONFORMANCE_DIR, "vectors");
+export const SHARED_COMPARE_PY = join(SHARED_CONFORMANCE_DIR, "compare.py");
+
+/** ../shared is only next to the repo in the development tree; a fresh clone elsewhere has just its own copy. */
+export function sharedAvailable(): boolean {
+  return existsSync(SHARED_COMPARE_PY) && existsSync(SHARED_VECTORS_DIR);
+}
