@@ -1,0 +1,58 @@
+/** Go string semantics the JSON model needs: UTF-8 sanitising, strconv.Quote and strings.TrimSpace. */
+
+const SURROGATE = /[\uD800-\uDFFF]/;
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/** Go decodes a lone surrogate escape as U+FFFD; JSON.parse keeps it. */
+export function goString(s: string): string {
+  return SURROGATE.test(s) ? s.replace(LONE_SURROGATE, "\uFFFD") : s;
+}
+
+/** unicode.IsPrint: letters, marks, numbers, punctuation, symbols and ASCII space. */
+const PRINTABLE = /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u;
+
+const SHORT_ESCAPES: Readonly<Record<number, string>> = { 7: "\\a", 8: "\\b", 12: "\\f", 10: "\\n", 13: "\\r", 9: "\\t", 11: "\\v" };
+
+/** strconv.Quote (also fmt's %q for strings). */
+export function goQuote(s: string): string {
+  let out = '"';
+  for (const ch of s) {
+    const c = ch.codePointAt(0) as number;
+    if (c === 0x22 || c === 0x5c) out += `\\${ch}`;
+    else if (c >= 0x20 && c < 0x7f) out += ch;
+    else if (c >= 0x80 && PRINTABLE.test(ch)) out += ch;
+    else if (SHORT_ESCAPES[c] !== undefined) out += SHORT_ESCAPES[c];
+    else if (c < 0x20 || c === 0x7f) out += `\\x${c.toString(16).padStart(2, "0")}`;
+    else if (c < 0x10000) out += `\\u${c.toString(16).padStart(4, "0")}`;
+    else out += `\\U${c.toString(16).padStart(8, "0")}`;
+  }
+  return `${out}"`;
+}
+
+/** unicode.IsSpace (strings.TrimSpace's set): JS trim() differs on U+0085 and U+FEFF. */
+function isGoSpace(c: number): boolean {
+  if (c <= 0xff) return c === 0x20 || (c >= 0x09 && c <= 0x0d) || c === 0x85 || c === 0xa0;
+  return c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000;
+}
+
+/** strings.TrimSpace. */
+export function goTrimSpace(s: string): string {
+  let start = 0;
+  let end = s.length;
+  while (start < end && isGoSpace(s.charCodeAt(start))) start++;
+  while (end > start && isGoSpace(s.charCodeAt(end - 1))) end--;
+  return start === 0 && end === s.length ? s : s.slice(start, end);
+}
+
+// eslint-disable-next-line no-control-regex -- control characters are what this matches
+const NON_ASCII = /[^\x00-\x7f]/;
+
+/** The UTF-8 bytes of a string, one char per byte (for byte-offset parsing like Go's). */
+export function utf8Bytes(s: string): string {
+  return NON_ASCII.test(s) ? Buffer.from(s, "utf8").toString("latin1") : s;
+}
+
+/** Inverse of utf8Bytes. */
+export function fromUtf8Bytes(b: string): string {
+  return NON_ASCII.test(b) ? Buffer.from(b, "latin1").toString("utf8") : b;
+}

@@ -1,0 +1,49 @@
+/** Prototype-safe helpers for plain JSON values (the output of JSON.parse). */
+import { goString } from "./go-strings.js";
+
+export type JsonObject = Record<string, unknown>;
+
+export function isJsonObject(v: unknown): v is JsonObject {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** Assigns an own data property, also for the key `__proto__`, which plain assignment would treat as the prototype. */
+export function setOwn(obj: JsonObject, key: string, value: unknown): void {
+  if (key === "__proto__") Object.defineProperty(obj, key, { value, writable: true, enumerable: true, configurable: true });
+  else obj[key] = value;
+}
+
+/** Whether an object has any own enumerable key (an empty Go map marshals as `{}`). */
+export function hasOwnKeys(obj: JsonObject): boolean {
+  for (const key in obj) if (Object.hasOwn(obj, key)) return true;
+  return false;
+}
+
+/**
+ * A deep copy of a JSON value with fresh objects and arrays, iterative so that nesting depth cannot overflow
+ * the stack. With `asGo`, strings and keys get Go's decoding of lone surrogates (for interface{} values).
+ */
+export function copyJsonValue(value: unknown, asGo = false): unknown {
+  if (typeof value !== "object" || value === null) return asGo && typeof value === "string" ? goString(value) : value;
+  const root: unknown = Array.isArray(value) ? new Array<unknown>(value.length) : {};
+  const stack: Array<[unknown, unknown]> = [[value, root]];
+  while (stack.length > 0) {
+    const [src, dst] = stack.pop() as [unknown, unknown];
+    if (Array.isArray(src)) {
+      const out = dst as unknown[];
+      for (let i = 0; i < src.length; i++) out[i] = copyChild(src[i], stack, asGo);
+    } else {
+      const s = src as JsonObject;
+      const out = dst as JsonObject;
+      for (const key of Object.keys(s)) setOwn(out, asGo ? goString(key) : key, copyChild(s[key], stack, asGo));
+    }
+  }
+  return root;
+}
+
+function copyChild(v: unknown, stack: Array<[unknown, unknown]>, asGo: boolean): unknown {
+  if (typeof v !== "object" || v === null) return asGo && typeof v === "string" ? goString(v) : v;
+  const fresh: unknown = Array.isArray(v) ? new Array<unknown>(v.length) : {};
+  stack.push([v, fresh]);
+  return fresh;
+}
