@@ -76,8 +76,8 @@ export function createWebhookServer(opts: WebhookServerOptions): WebhookServer {
   const https = { key: opts.tls.key, cert: opts.tls.cert, minVersion: opts.tls.minVersion };
   const app = (
     opts.http2 === true
-      ? Fastify({ http2: true, https: { ...https, allowHTTP1: true }, bodyLimit: MAX_BODY_BYTES, disableRequestLogging: true, requestTimeout })
-      : Fastify({ https, bodyLimit: MAX_BODY_BYTES, disableRequestLogging: true, requestTimeout, keepAliveTimeout: 75_000 })
+      ? Fastify({ http2: true, https: { ...https, allowHTTP1: true }, bodyLimit: MAX_BODY_BYTES, requestTimeout })
+      : Fastify({ https, bodyLimit: MAX_BODY_BYTES, requestTimeout, keepAliveTimeout: 75_000 })
   ) as unknown as FastifyInstance;
 
   app.removeAllContentTypeParsers();
