@@ -1,7 +1,7 @@
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
-import { get as httpGet } from "node:http";
+import { createServer, get as httpGet } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
@@ -63,11 +63,24 @@ describe("duckbill admit", () => {
   });
 });
 
+/** A port that was free a moment ago (METRICS_PORT=0 means "no metrics listener"). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once("error", reject);
+    s.listen(0, "127.0.0.1", () => {
+      const addr = s.address();
+      s.close(() => resolve(typeof addr === "object" && addr !== null ? addr.port : 0));
+    });
+  });
+}
+
 describe("duckbill serve", () => {
   it("serves HTTPS with generated certificates, exposes metrics, and drains on SIGTERM", async () => {
     const dir = await mkdtemp(join(tmpdir(), "duckbill-serve-"));
+    const metricsPortWanted = await freePort();
     const child = spawn(process.execPath, [bin, "serve"], {
-      env: { ...process.env, WEBHOOK_PORT: "0", WEBHOOK_HOST: "127.0.0.1", METRICS_PORT: "0", METRICS_HOST: "127.0.0.1", GENERATED_CERT_DIR: dir, DRAIN_TIMEOUT: "200ms", LOG_LEVEL: "info" },
+      env: { ...process.env, WEBHOOK_PORT: "0", WEBHOOK_HOST: "127.0.0.1", METRICS_PORT: String(metricsPortWanted), METRICS_HOST: "127.0.0.1", GENERATED_CERT_DIR: dir, DRAIN_TIMEOUT: "200ms", LOG_LEVEL: "info" },
       stdio: ["ignore", "pipe", "inherit"],
     });
     try {
@@ -81,6 +94,7 @@ describe("duckbill serve", () => {
         child.once("exit", (code) => reject(new Error(`serve exited early with ${code}`)));
       });
       const { port, metricsPort } = await ready;
+      expect(metricsPort).toBe(metricsPortWanted);
       const ca = await readFile(join(dir, "ca.crt"), "utf8");
       const r = await httpsCall(port, ca, { path: "/resource-validation", body: JSON.stringify(serviceReview({ uid: "srv-1" })) });
       expect(r.status).toBe(200);
@@ -93,7 +107,8 @@ describe("duckbill serve", () => {
           res.on("end", () => resolve(text));
         }).on("error", reject);
       });
-      expect(metrics).toMatch(/duckbill_admission_duration_seconds_bucket\{le="0\.005",type="validation",group="serving\.knative\.dev",version="v1",kind="Service",subresource="",operation="CREATE",status="success"\} 1/);
+      expect(metrics).toContain('duckbill_admission_duration_seconds_bucket{le="0.005",type="validation",group="serving.knative.dev",version="v1",kind="Service",subresource="",operation="CREATE",status="success"}');
+      expect(metrics).toContain('duckbill_admission_duration_seconds_count{type="validation",group="serving.knative.dev",version="v1",kind="Service",subresource="",operation="CREATE",status="success"} 1');
       expect(metrics).toMatch(/process_resident_memory_bytes/);
 
       const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
