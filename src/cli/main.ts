@@ -1,14 +1,12 @@
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { knativeRegistry } from "../serving/kinds.js";
-import { ConfigMapValidators } from "../config/validators.js";
+import { knativeConfigMapValidators } from "../config/validators.js";
 import { loadConfigDir } from "../config/dir.js";
 import { defaultSnapshot } from "../config/snapshot.js";
 import type { AdmissionDeps } from "../admission/deps.js";
 import { isAdmissionPath } from "../admission/http.js";
-import { admitBatch, admitOne } from "./admit.js";
 import { optionsTable, resolveSettings, SERVE_OPTIONS } from "./options.js";
-import { startWebhook } from "./serve.js";
 
 const USAGE = `Usage: duckbill <command> [options]
 
@@ -28,7 +26,7 @@ serve options (flag, environment variable, default):
 `;
 
 export function defaultDeps(): AdmissionDeps {
-  return { kinds: knativeRegistry(), configMaps: new ConfigMapValidators() };
+  return { kinds: knativeRegistry(), configMaps: knativeConfigMapValidators() };
 }
 
 function version(): string {
@@ -46,6 +44,8 @@ async function serve(argv: string[]): Promise<number> {
   const options = Object.fromEntries(SERVE_OPTIONS.map((o) => [o.flag, { type: "boolean" in o ? ("boolean" as const) : ("string" as const) }]));
   const { values } = parseArgs({ args: argv, options, strict: true, allowPositionals: false });
   const settings = resolveSettings(values as Record<string, string | boolean | undefined>, process.env);
+  // Commands load what they need only: `admit` never loads the HTTP stack.
+  const { startWebhook } = await import("./serve.js");
   const running = await startWebhook(settings, defaultDeps());
   let stopping = false;
   const onSignal = (signal: string): void => {
@@ -76,6 +76,7 @@ async function admit(argv: string[]): Promise<number> {
   const configDir = values["config-dir"] ?? process.env.CONFIG_DIR;
   const config = configDir !== undefined && configDir !== "" ? await loadConfigDir(configDir) : defaultSnapshot();
   const deps = defaultDeps();
+  const { admitBatch, admitOne } = await import("./admit.js");
   if (values.batch) {
     const bad = await admitBatch(process.stdin, process.stdout, deps, config);
     return bad === 0 ? 0 : 2;

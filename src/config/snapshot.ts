@@ -1,10 +1,11 @@
 /**
  * One immutable view of the ConfigMaps that influence admission decisions, handed to every request.
  * Rules never read configuration from anywhere else (DEVELOPERS.md: config is passed in, not global).
- *
- * Issue [4] adds typed, parsed views (features, defaults, autoscaler) computed once per snapshot;
- * today a snapshot carries the raw `data` of each ConfigMap.
+ * The raw `data` is kept for logs and tooling; rules use the parsed `admission` view, computed once here.
  */
+import { DEFAULT_ADMISSION_CONFIG, parseAdmissionConfig } from "./parse.js";
+import type { AdmissionConfig } from "./types.js";
+
 export type ConfigData = Readonly<Record<string, string>>;
 
 export interface ConfigSnapshot {
@@ -12,12 +13,21 @@ export interface ConfigSnapshot {
   readonly data: ReadonlyMap<string, ConfigData>;
   /** Where this snapshot came from, for logs and readiness ("defaults", "dir:/etc/config", "cluster"). */
   readonly source: string;
+  /** The typed configuration rules read (spec §5.2–§5.4). */
+  readonly admission: AdmissionConfig;
+  /** ConfigMap name → Knative's parse error for ConfigMaps that fell back to defaults (empty when all parsed). */
+  readonly configErrors: ReadonlyMap<string, string>;
 }
 
 /** The ConfigMaps whose contents affect /defaulting and /resource-validation (spec §1.10). */
 export const ADMISSION_CONFIGMAPS = ["config-defaults", "config-features", "config-autoscaler"] as const;
 
-const EMPTY: ConfigSnapshot = Object.freeze({ data: new Map<string, ConfigData>(), source: "defaults" });
+const EMPTY: ConfigSnapshot = Object.freeze({
+  data: new Map<string, ConfigData>(),
+  source: "defaults",
+  admission: DEFAULT_ADMISSION_CONFIG,
+  configErrors: new Map<string, string>(),
+});
 
 export function defaultSnapshot(): ConfigSnapshot {
   return EMPTY;
@@ -36,5 +46,6 @@ export function snapshotFrom(configs: Readonly<Record<string, Readonly<Record<st
     }
     data.set(name, Object.freeze(copy));
   }
-  return Object.freeze({ data, source });
+  const { config, errors } = parseAdmissionConfig(data);
+  return Object.freeze({ data, source, admission: config, configErrors: errors });
 }

@@ -3,7 +3,15 @@
  * A validator returns Knative's error text, or undefined when the data is acceptable. Names without a
  * validator are allowed without inspection (spec §1.1).
  */
+import { AUTOSCALER_CONFIG_NAME, parseAutoscalerConfig } from "./autoscaler.js";
+import { DEFAULTS_CONFIG_NAME, parseDefaultsConfig } from "./defaults.js";
+import { checkExample } from "./example-checksum.js";
+import { FEATURES_CONFIG_NAME, parseFeaturesConfig } from "./features.js";
+
 export type ConfigMapValidator = (data: Readonly<Record<string, string>>, annotations: Readonly<Record<string, string>>) => string | undefined;
+
+/** A ConfigMap's parser: Knative's error text, or undefined when the data parses. */
+export type ConfigMapParser = (data: Readonly<Record<string, string>>) => string | undefined;
 
 export class ConfigMapValidators {
   private readonly byName: ReadonlyMap<string, ConfigMapValidator>;
@@ -19,4 +27,28 @@ export class ConfigMapValidators {
   names(): string[] {
     return [...this.byName.keys()].sort();
   }
+}
+
+/** The webhook's order for a known ConfigMap: the `_example` checksum guard first, then the constructor. */
+export function guardedValidator(parse: ConfigMapParser): ConfigMapValidator {
+  return (data, annotations) => checkExample(data, annotations) ?? parse(data);
+}
+
+function errorOf(r: { ok: true } | { ok: false; error: string }): string | undefined {
+  return r.ok ? undefined : r.error;
+}
+
+/** The built-in validators for the ConfigMaps Duckbill parses (config-features, config-defaults, config-autoscaler). */
+export function knativeConfigMapValidators(): ConfigMapValidators {
+  return new ConfigMapValidators([
+    [
+      FEATURES_CONFIG_NAME,
+      guardedValidator((data) => {
+        parseFeaturesConfig(data); // never fails (spec §5.2)
+        return undefined;
+      }),
+    ],
+    [DEFAULTS_CONFIG_NAME, guardedValidator((data) => errorOf(parseDefaultsConfig(data)))],
+    [AUTOSCALER_CONFIG_NAME, guardedValidator((data) => errorOf(parseAutoscalerConfig(data)))],
+  ]);
 }

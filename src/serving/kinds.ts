@@ -1,25 +1,34 @@
+import { validateCertificate } from "./certificate.js";
+import { setConfigurationDefaults, validateConfiguration } from "./configuration.js";
+import { setDomainMappingDefaults, validateDomainMapping } from "./domainmapping.js";
+import { setIngressDefaults, validateIngress } from "./ingress.js";
+import { validateMetric } from "./metric.js";
+import { setPodAutoscalerDefaults, validatePodAutoscaler } from "./podautoscaler.js";
 import { KindRegistry, type KindRules } from "./registry.js";
+import { setRevisionDefaults, validateRevision } from "./revision.js";
+import { setRouteDefaults, validateRoute } from "./route.js";
+import { validateServerlessService } from "./serverlessservice.js";
+import { setServiceDefaults, validateService } from "./service.js";
 
 const serving = "serving.knative.dev";
 const autoscaling = "autoscaling.internal.knative.dev";
 const networking = "networking.internal.knative.dev";
 
 /**
- * The GVKs Knative Serving's webhook registers (spec §1.1), in the order of the spec's table.
- * Per-kind defaulting and validation rules are attached by their own modules (issues [2] and [3]);
- * a kind without rules is still "handled": it decodes, round-trips and is allowed.
+ * The GVKs Knative Serving's webhook registers (spec §1.1), in the order of the spec's table, each with
+ * its SetDefaults and Validate. Kinds without defaults only get the Go round trip.
  */
 export const KNATIVE_KINDS: readonly KindRules[] = [
-  { gvk: { group: serving, version: "v1", kind: "Revision" }, plural: "revisions" },
-  { gvk: { group: serving, version: "v1", kind: "Configuration" }, plural: "configurations" },
-  { gvk: { group: serving, version: "v1", kind: "Route" }, plural: "routes" },
-  { gvk: { group: serving, version: "v1", kind: "Service" }, plural: "services" },
-  { gvk: { group: serving, version: "v1beta1", kind: "DomainMapping" }, plural: "domainmappings" },
-  { gvk: { group: autoscaling, version: "v1alpha1", kind: "PodAutoscaler" }, plural: "podautoscalers" },
-  { gvk: { group: autoscaling, version: "v1alpha1", kind: "Metric" }, plural: "metrics" },
-  { gvk: { group: networking, version: "v1alpha1", kind: "Certificate" }, plural: "certificates" },
-  { gvk: { group: networking, version: "v1alpha1", kind: "Ingress" }, plural: "ingresses" },
-  { gvk: { group: networking, version: "v1alpha1", kind: "ServerlessService" }, plural: "serverlessservices" },
+  { gvk: { group: serving, version: "v1", kind: "Revision" }, plural: "revisions", setDefaults: setRevisionDefaults, validate: validateRevision },
+  { gvk: { group: serving, version: "v1", kind: "Configuration" }, plural: "configurations", setDefaults: setConfigurationDefaults, validate: validateConfiguration },
+  { gvk: { group: serving, version: "v1", kind: "Route" }, plural: "routes", setDefaults: setRouteDefaults, validate: validateRoute },
+  { gvk: { group: serving, version: "v1", kind: "Service" }, plural: "services", setDefaults: setServiceDefaults, validate: validateService },
+  { gvk: { group: serving, version: "v1beta1", kind: "DomainMapping" }, plural: "domainmappings", setDefaults: setDomainMappingDefaults, validate: validateDomainMapping },
+  { gvk: { group: autoscaling, version: "v1alpha1", kind: "PodAutoscaler" }, plural: "podautoscalers", setDefaults: setPodAutoscalerDefaults, validate: validatePodAutoscaler },
+  { gvk: { group: autoscaling, version: "v1alpha1", kind: "Metric" }, plural: "metrics", validate: validateMetric },
+  { gvk: { group: networking, version: "v1alpha1", kind: "Certificate" }, plural: "certificates", validate: validateCertificate },
+  { gvk: { group: networking, version: "v1alpha1", kind: "Ingress" }, plural: "ingresses", setDefaults: setIngressDefaults, validate: validateIngress },
+  { gvk: { group: networking, version: "v1alpha1", kind: "ServerlessService" }, plural: "serverlessservices", validate: validateServerlessService },
 ];
 
 export function knativeRegistry(): KindRegistry {

@@ -2,8 +2,10 @@ import type { FieldError } from "../apis/field-error.js";
 import { formatGvk, type GroupVersionKind } from "../apis/gvk.js";
 import type { RequestContext } from "./context.js";
 
+import type { KObject } from "./kobject.js";
+
 /** A Knative object as decoded JSON: a plain, freshly built tree the rules own. */
-export type KObject = Record<string, unknown>;
+export type { KObject };
 
 /**
  * What Duckbill knows about one registered kind (spec §1.1 `types` map). The same registry serves

@@ -96,7 +96,7 @@ describe("duckbill serve", () => {
       const { port, metricsPort } = await ready;
       expect(metricsPort).toBe(metricsPortWanted);
       const ca = await readFile(join(dir, "ca.crt"), "utf8");
-      const r = await httpsCall(port, ca, { path: "/resource-validation", body: JSON.stringify(serviceReview({ uid: "srv-1" })) });
+      const r = await httpsCall(port, ca, { path: "/defaulting", body: JSON.stringify(serviceReview({ uid: "srv-1" })) });
       expect(r.status).toBe(200);
       expect(JSON.parse(r.body).response.uid).toBe("srv-1");
 
@@ -107,15 +107,15 @@ describe("duckbill serve", () => {
           res.on("end", () => resolve(text));
         }).on("error", reject);
       });
-      expect(metrics).toContain('duckbill_admission_duration_seconds_bucket{le="0.005",type="validation",group="serving.knative.dev",version="v1",kind="Service",subresource="",operation="CREATE",status="success"}');
-      expect(metrics).toContain('duckbill_admission_duration_seconds_count{type="validation",group="serving.knative.dev",version="v1",kind="Service",subresource="",operation="CREATE",status="success"} 1');
+      expect(metrics).toContain('duckbill_admission_duration_seconds_bucket{le="0.005",type="defaulting",group="serving.knative.dev",version="v1",kind="Service",subresource="",operation="CREATE",status="success"}');
+      expect(metrics).toContain('duckbill_admission_duration_seconds_count{type="defaulting",group="serving.knative.dev",version="v1",kind="Service",subresource="",operation="CREATE",status="success"} 1');
       expect(metrics).toMatch(/process_resident_memory_bytes/);
 
       const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
       child.kill("SIGTERM");
       expect(await exited).toBe(0);
       const admission = logs.find((l) => l.msg === "admission");
-      expect(admission).toMatchObject({ uid: "srv-1", webhook: "validation", kind: "serving.knative.dev/v1/Service", namespace: "default", name: "hello", operation: "CREATE", user: "alice@example.com", allowed: true });
+      expect(admission).toMatchObject({ uid: "srv-1", webhook: "defaulting", kind: "serving.knative.dev/v1/Service", namespace: "default", name: "hello", operation: "CREATE", user: "alice@example.com", allowed: true });
       expect(typeof admission?.latencyMicros).toBe("number");
     } finally {
       child.kill("SIGKILL");

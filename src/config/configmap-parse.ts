@@ -1,0 +1,70 @@
+/**
+ * knative/pkg `configmap.As*` parse functions (spec §5.1): a key that is absent keeps the default, a key that is
+ * present must parse, and the error text is Knative's (`failed to parse "<key>": <Go error>`; AsBool returns
+ * Go's error unwrapped). Values are not trimmed: knative/pkg at serving v0.44.2 passes them through as-is.
+ */
+import { goQuote } from "../apis/field-error.js";
+import { parseDuration, type Duration } from "../apis/golang/duration.js";
+import { parseBool, parseFloat, parseIntBig, type GoParse } from "../apis/golang/strconv.js";
+import { formatQuantity, parseQuantity } from "../apis/quantity.js";
+import type { ConfigData } from "./snapshot.js";
+
+/** The value at `key` when the map really has it (never an inherited property). */
+export function lookup(data: ConfigData, key: string): string | undefined {
+  if (!Object.prototype.hasOwnProperty.call(data, key)) return undefined;
+  const v = data[key];
+  return typeof v === "string" ? v : undefined;
+}
+
+function wrap<T>(key: string, r: GoParse<T>): GoParse<T> {
+  return r.ok ? r : { ok: false, error: `failed to parse ${goQuote(key)}: ${r.error}` };
+}
+
+function present<T>(value: T): GoParse<T> {
+  return { ok: true, value };
+}
+
+/** configmap.AsString. */
+export function asString(data: ConfigData, key: string, fallback: string): string {
+  return lookup(data, key) ?? fallback;
+}
+
+/** configmap.AsBool: Go's ParseBool error, not wrapped. */
+export function asBool(data: ConfigData, key: string, fallback: boolean): GoParse<boolean> {
+  const raw = lookup(data, key);
+  return raw === undefined ? present(fallback) : parseBool(raw);
+}
+
+/** configmap.AsInt64 (exact: int64 values beyond 2^53 keep their digits for messages). */
+export function asInt64(data: ConfigData, key: string, fallback: bigint): GoParse<bigint> {
+  const raw = lookup(data, key);
+  return raw === undefined ? present(fallback) : wrap(key, parseIntBig(raw, 10, 64));
+}
+
+/** configmap.AsInt32. */
+export function asInt32(data: ConfigData, key: string, fallback: number): GoParse<number> {
+  const raw = lookup(data, key);
+  if (raw === undefined) return present(fallback);
+  const r = wrap(key, parseIntBig(raw, 10, 32));
+  return r.ok ? present(Number(r.value)) : r;
+}
+
+/** configmap.AsFloat64. */
+export function asFloat64(data: ConfigData, key: string, fallback: number): GoParse<number> {
+  const raw = lookup(data, key);
+  return raw === undefined ? present(fallback) : wrap(key, parseFloat(raw));
+}
+
+/** configmap.AsDuration. */
+export function asDuration(data: ConfigData, key: string, fallback: Duration): GoParse<Duration> {
+  const raw = lookup(data, key);
+  return raw === undefined ? present(fallback) : wrap(key, parseDuration(raw));
+}
+
+/** configmap.AsQuantity: the quantity as Go's `Quantity.String()` prints it, or undefined when absent. */
+export function asQuantity(data: ConfigData, key: string): GoParse<string | undefined> {
+  const raw = lookup(data, key);
+  if (raw === undefined) return present(undefined);
+  const q = parseQuantity(raw);
+  return q.ok ? present(formatQuantity(q.quantity)) : { ok: false, error: `failed to parse ${goQuote(key)}: ${q.error}` };
+}

@@ -1,0 +1,117 @@
+/**
+ * `config-features` (serving v0.44.2 `NewFeaturesConfigFromMap`, spec §5.2). Each known key is compared
+ * case-insensitively with Enabled / Allowed / Disabled; anything else keeps the default, so this parser never
+ * fails. v0.44.2 has `kubernetes.podspec-dryrun` (default Allowed), no csi/ephemeral/image/mount-propagation
+ * keys, and `secure-pod-defaults` uses the same three values.
+ */
+import { lookup } from "./configmap-parse.js";
+import type { ConfigData } from "./snapshot.js";
+import type { FeaturesConfig, Flag } from "./types.js";
+
+export const FEATURES_CONFIG_NAME = "config-features";
+
+export const DEFAULT_FEATURES: FeaturesConfig = Object.freeze({
+  multiContainer: "Enabled",
+  multiContainerProbing: "Disabled",
+  podSpecAffinity: "Disabled",
+  podSpecTopologySpreadConstraints: "Disabled",
+  podSpecDryRun: "Allowed",
+  podSpecHostAliases: "Disabled",
+  podSpecFieldRef: "Disabled",
+  podSpecNodeSelector: "Disabled",
+  podSpecRuntimeClassName: "Disabled",
+  podSpecSecurityContext: "Disabled",
+  podSpecShareProcessNamespace: "Disabled",
+  podSpecHostIPC: "Disabled",
+  podSpecHostPID: "Disabled",
+  podSpecHostNetwork: "Disabled",
+  podSpecPriorityClassName: "Disabled",
+  podSpecSchedulerName: "Disabled",
+  containerSpecAddCapabilities: "Disabled",
+  podSpecTolerations: "Disabled",
+  podSpecVolumesEmptyDir: "Enabled",
+  podSpecVolumesHostPath: "Disabled",
+  podSpecPersistentVolumeClaim: "Disabled",
+  podSpecPersistentVolumeWrite: "Disabled",
+  podSpecInitContainers: "Disabled",
+  podSpecDNSPolicy: "Disabled",
+  podSpecDNSConfig: "Disabled",
+  secureDefaults: "Disabled",
+  tagHeaderBasedRouting: "Disabled",
+  autoDetectHTTP2: "Disabled",
+  queueProxyMountPodInfo: "Disabled",
+  queueProxyResourceDefaults: "Disabled",
+});
+
+/** ConfigMap key → field of FeaturesConfig. */
+const KEYS: ReadonlyArray<readonly [string, keyof FeaturesConfig]> = [
+  ["autodetect-http2", "autoDetectHTTP2"],
+  ["kubernetes.podspec-dryrun", "podSpecDryRun"],
+  ["kubernetes.podspec-persistent-volume-write", "podSpecPersistentVolumeWrite"],
+  ["multi-container", "multiContainer"],
+  ["multi-container-probing", "multiContainerProbing"],
+  ["queueproxy.mount-podinfo", "queueProxyMountPodInfo"],
+  ["queueproxy.resource-defaults", "queueProxyResourceDefaults"],
+  ["secure-pod-defaults", "secureDefaults"],
+  ["tag-header-based-routing", "tagHeaderBasedRouting"],
+  ["kubernetes.containerspec-addcapabilities", "containerSpecAddCapabilities"],
+  ["kubernetes.podspec-affinity", "podSpecAffinity"],
+  ["kubernetes.podspec-dnsconfig", "podSpecDNSConfig"],
+  ["kubernetes.podspec-dnspolicy", "podSpecDNSPolicy"],
+  ["kubernetes.podspec-volumes-emptydir", "podSpecVolumesEmptyDir"],
+  ["kubernetes.podspec-fieldref", "podSpecFieldRef"],
+  ["kubernetes.podspec-hostaliases", "podSpecHostAliases"],
+  ["kubernetes.podspec-hostipc", "podSpecHostIPC"],
+  ["kubernetes.podspec-hostnetwork", "podSpecHostNetwork"],
+  ["kubernetes.podspec-hostpid", "podSpecHostPID"],
+  ["kubernetes.podspec-volumes-hostpath", "podSpecVolumesHostPath"],
+  ["kubernetes.podspec-init-containers", "podSpecInitContainers"],
+  ["kubernetes.podspec-nodeselector", "podSpecNodeSelector"],
+  ["kubernetes.podspec-persistent-volume-claim", "podSpecPersistentVolumeClaim"],
+  ["kubernetes.podspec-priorityclassname", "podSpecPriorityClassName"],
+  ["kubernetes.podspec-runtimeclassname", "podSpecRuntimeClassName"],
+  ["kubernetes.podspec-schedulername", "podSpecSchedulerName"],
+  ["kubernetes.podspec-securitycontext", "podSpecSecurityContext"],
+  ["kubernetes.podspec-shareprocessnamespace", "podSpecShareProcessNamespace"],
+  ["kubernetes.podspec-tolerations", "podSpecTolerations"],
+  ["kubernetes.podspec-topologyspreadconstraints", "podSpecTopologySpreadConstraints"],
+];
+
+const FLAGS: readonly Flag[] = ["Enabled", "Allowed", "Disabled"];
+
+/**
+ * Go's strings.EqualFold against an ASCII word. Besides ASCII case, Unicode simple folding maps U+017F (ſ)
+ * to s and U+212A (Kelvin sign) to k, so those count as well.
+ */
+export function equalFoldAscii(s: string, word: string): boolean {
+  if (s.length !== word.length) return false;
+  for (let i = 0; i < s.length; i++) {
+    let c = s.charCodeAt(i);
+    const w = word.charCodeAt(i) | 0x20;
+    if (c === 0x17f) c = 0x73;
+    else if (c === 0x212a) c = 0x6b;
+    else if (c >= 0x41 && c <= 0x5a) c |= 0x20;
+    if (c !== w) return false;
+  }
+  return true;
+}
+
+/** asFlag: the matching Flag, or undefined for anything else. */
+export function parseFlag(raw: string): Flag | undefined {
+  for (const flag of FLAGS) if (equalFoldAscii(raw, flag)) return flag;
+  return undefined;
+}
+
+/** NewFeaturesConfigFromMap. Never fails; returns the shared defaults when nothing changes them. */
+export function parseFeaturesConfig(data: ConfigData): FeaturesConfig {
+  let out: Record<string, Flag> | undefined;
+  for (const [key, field] of KEYS) {
+    const raw = lookup(data, key);
+    if (raw === undefined) continue;
+    const flag = parseFlag(raw);
+    if (flag === undefined || flag === DEFAULT_FEATURES[field]) continue;
+    out ??= { ...DEFAULT_FEATURES };
+    out[field] = flag;
+  }
+  return out === undefined ? DEFAULT_FEATURES : (Object.freeze(out) as unknown as FeaturesConfig);
+}

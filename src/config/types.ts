@@ -1,0 +1,98 @@
+/**
+ * Typed, parsed views of the ConfigMaps that steer admission decisions (spec §5.2–§5.4), as rules see
+ * them. One instance per ConfigSnapshot, parsed once when the snapshot is built, immutable afterwards.
+ */
+
+/** A `config-features` value (spec §5.2). `AllowRootBounded` exists only for `secure-pod-defaults` at HEAD. */
+export type Flag = "Enabled" | "Allowed" | "Disabled";
+
+/**
+ * `config-features` (Knative 1.17 / serving v0.44.2 key set). Field masks test `!== "Disabled"`; explicit
+ * checks test `=== "Enabled"` (spec §5.2 and checklist item 7).
+ */
+export interface FeaturesConfig {
+  readonly multiContainer: Flag; // multi-container (default Enabled)
+  readonly multiContainerProbing: Flag; // multi-container-probing
+  readonly podSpecAffinity: Flag; // kubernetes.podspec-affinity
+  readonly podSpecTopologySpreadConstraints: Flag;
+  readonly podSpecDryRun: Flag; // kubernetes.podspec-dryrun (v0.44.2 only; default Allowed)
+  readonly podSpecHostAliases: Flag;
+  readonly podSpecFieldRef: Flag;
+  readonly podSpecNodeSelector: Flag;
+  readonly podSpecRuntimeClassName: Flag;
+  readonly podSpecSecurityContext: Flag;
+  readonly podSpecShareProcessNamespace: Flag;
+  readonly podSpecHostIPC: Flag;
+  readonly podSpecHostPID: Flag;
+  readonly podSpecHostNetwork: Flag;
+  readonly podSpecPriorityClassName: Flag;
+  readonly podSpecSchedulerName: Flag;
+  readonly containerSpecAddCapabilities: Flag;
+  readonly podSpecTolerations: Flag;
+  readonly podSpecVolumesEmptyDir: Flag; // default Enabled
+  readonly podSpecVolumesHostPath: Flag;
+  readonly podSpecPersistentVolumeClaim: Flag;
+  readonly podSpecPersistentVolumeWrite: Flag;
+  readonly podSpecInitContainers: Flag;
+  readonly podSpecDNSPolicy: Flag;
+  readonly podSpecDNSConfig: Flag;
+  readonly secureDefaults: Flag; // secure-pod-defaults (v0.44.2: plain Enabled/Allowed/Disabled parser)
+  readonly tagHeaderBasedRouting: Flag;
+  readonly autoDetectHTTP2: Flag;
+  readonly queueProxyMountPodInfo: Flag;
+  readonly queueProxyResourceDefaults: Flag;
+}
+
+/** `config-defaults` (spec §5.3). Quantities are kept as the configured strings (canonicalised when applied). */
+export interface DefaultsConfig {
+  readonly revisionTimeoutSeconds: number;
+  readonly maxRevisionTimeoutSeconds: number;
+  readonly revisionResponseStartTimeoutSeconds: number;
+  readonly revisionIdleTimeoutSeconds: number;
+  readonly containerConcurrency: number;
+  readonly containerConcurrencyMaxLimit: number;
+  readonly allowContainerConcurrencyZero: boolean;
+  /** Tri-state: undefined leaves `enableServiceLinks` unset. */
+  readonly enableServiceLinks: boolean | undefined;
+  /** Renders the container name template for a parent ObjectMeta (Go text/template); "" on execution error. */
+  readonly userContainerName: (parentMeta: Readonly<Record<string, unknown>> | undefined) => string;
+  readonly initContainerName: (parentMeta: Readonly<Record<string, unknown>> | undefined) => string;
+  readonly revisionCpuRequest: string | undefined;
+  readonly revisionMemoryRequest: string | undefined;
+  readonly revisionEphemeralStorageRequest: string | undefined;
+  readonly revisionCpuLimit: string | undefined;
+  readonly revisionMemoryLimit: string | undefined;
+  readonly revisionEphemeralStorageLimit: string | undefined;
+}
+
+/** `config-autoscaler` (spec §5.4); durations in nanoseconds as bigint-free numbers of seconds where exact. */
+export interface AutoscalerConfig {
+  readonly podAutoscalerClass: string;
+  readonly enableScaleToZero: boolean;
+  readonly allowZeroInitialScale: boolean;
+  readonly maxScaleUpRate: number;
+  readonly maxScaleDownRate: number;
+  /** Stored as a fraction (70 → 0.7), as Knative does. */
+  readonly containerConcurrencyTargetFraction: number;
+  readonly containerConcurrencyTargetDefault: number;
+  readonly rpsTargetDefault: number;
+  readonly targetBurstCapacity: number;
+  readonly panicWindowPercentage: number;
+  readonly activatorCapacity: number;
+  readonly panicThresholdPercentage: number;
+  readonly initialScale: number;
+  readonly minScale: number;
+  readonly maxScale: number;
+  readonly maxScaleLimit: number;
+  readonly stableWindowSeconds: number;
+  readonly scaleDownDelaySeconds: number;
+  readonly scaleToZeroGracePeriodSeconds: number;
+  readonly scaleToZeroPodRetentionPeriodSeconds: number;
+}
+
+/** The parsed configuration a rule receives (through RequestContext.config). */
+export interface AdmissionConfig {
+  readonly features: FeaturesConfig;
+  readonly defaults: DefaultsConfig;
+  readonly autoscaler: AutoscalerConfig;
+}

@@ -1,0 +1,78 @@
+/**
+ * Small annotation helpers shared by the metadata and template rules: reading maps off decoded objects,
+ * Knative's `kmap.KeyPriority` lookup, and the second-precision duration annotations (rollout duration,
+ * spec §3.2; progress deadline, §3.4 item 6).
+ */
+import { errInvalidValue, FieldError } from "../apis/field-error.js";
+import { parseDuration } from "../apis/golang/duration.js";
+
+const NANOS_PER_SECOND = 1_000_000_000n;
+
+/** Rollout duration keys in priority order (Service and Route metadata). */
+export const ROLLOUT_DURATION_KEYS = ["serving.knative.dev/rollout-duration", "serving.knative.dev/rolloutDuration"] as const;
+/** Progress deadline (template metadata). */
+export const PROGRESS_DEADLINE_KEYS = ["serving.knative.dev/progress-deadline"] as const;
+
+/** A decoded `map[string]string` (annotations, labels), or undefined when absent. */
+export function stringMap(v: unknown): Record<string, string> | undefined {
+  return typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Record<string, string>) : undefined;
+}
+
+/** A decoded Go string field ("" when absent). */
+export function stringValue(v: unknown): string {
+  return typeof v === "string" ? v : "";
+}
+
+/**
+ * `kmap.KeyPriority.Get`: the first of `keys` present in `m` (even with an empty value), or undefined.
+ * The value is `m[key]`.
+ */
+export function firstPresentKey(m: Record<string, string> | undefined, keys: readonly string[]): string | undefined {
+  if (m === undefined) return undefined;
+  for (const k of keys) if (Object.hasOwn(m, k)) return k;
+  return undefined;
+}
+
+/** Go `time.ParseDuration` in nanoseconds, or undefined on a syntax error. */
+export function durationNanos(s: string): bigint | undefined {
+  const r = parseDuration(s);
+  return r.ok ? r.value.ns : undefined;
+}
+
+/** `d.Round(time.Second) == d` (equivalently `d.Truncate(time.Second) == d`): a whole number of seconds. */
+export function isWholeSeconds(nanos: bigint): boolean {
+  return nanos % NANOS_PER_SECOND === 0n;
+}
+
+/**
+ * serving's `ValidateRolloutDurationAnnotation` on an object's metadata (spec §3.2); paths are relative to
+ * `metadata` (`annotations.<key>`).
+ */
+export function validateRolloutDuration(meta: Record<string, unknown> | undefined): FieldError | undefined {
+  return validateSecondsDuration(stringMap(meta?.annotations), ROLLOUT_DURATION_KEYS, "rollout-duration")?.viaField("annotations");
+}
+
+/** The progress-deadline annotation of a template (spec §3.4 item 6); paths are annotation keys. */
+export function validateProgressDeadline(annotations: Record<string, string> | undefined): FieldError | undefined {
+  return validateSecondsDuration(annotations, PROGRESS_DEADLINE_KEYS, "progress-deadline");
+}
+
+/**
+ * A non-negative Go duration at second precision under the first present of `keys`; an empty value is
+ * not checked. Messages print the raw value (`%s`), never a re-formatted duration.
+ */
+function validateSecondsDuration(
+  annotations: Record<string, string> | undefined,
+  keys: readonly string[],
+  label: string,
+): FieldError | undefined {
+  const key = firstPresentKey(annotations, keys);
+  if (key === undefined) return undefined;
+  const value = (annotations as Record<string, string>)[key] as string;
+  if (value === "") return undefined;
+  const nanos = durationNanos(value);
+  if (nanos === undefined) return errInvalidValue(value, key);
+  if (!isWholeSeconds(nanos)) return new FieldError({ message: `${label}=${value} is not at second precision`, paths: [key] });
+  if (nanos < 0n) return new FieldError({ message: `${label}=${value} must be positive`, paths: [key] });
+  return undefined;
+}

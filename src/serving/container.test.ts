@@ -1,0 +1,136 @@
+import { describe, expect, it } from "vitest";
+import { renderFieldError, viaField, type FieldError } from "../apis/field-error.js";
+import type { FeaturesConfig, Flag } from "../config/types.js";
+import { validateInitContainer, validateSidecarContainer, validateUserContainer } from "./container.js";
+import type { VolumesByName } from "./volumes.js";
+
+/** The flags these rules read, at Knative's defaults. */
+function features(overrides: Partial<Record<keyof FeaturesConfig, Flag>> = {}): FeaturesConfig {
+  return {
+    multiContainerProbing: "Disabled",
+    podSpecFieldRef: "Disabled",
+    podSpecSecurityContext: "Disabled",
+    secureDefaults: "Disabled",
+    containerSpecAddCapabilities: "Disabled",
+    ...overrides,
+  } as FeaturesConfig;
+}
+
+const NO_VOLUMES: VolumesByName = new Map();
+const render = (err: FieldError | undefined) => renderFieldError(viaField(err, "c"));
+const base = { name: "app", image: "busybox" };
+
+describe("validateUserContainer", () => {
+  const cases: ReadonlyArray<
+    readonly [name: string, container: Record<string, unknown>, flags: Partial<Record<keyof FeaturesConfig, Flag>>, want: string]
+  > = [
+    ["a minimal container", base, {}, ""],
+    ["an empty container is missing, nothing else", {}, {}, "missing field(s): c"],
+    ["a container with only an empty name and resources is empty", { name: "", resources: { limits: {} } }, {}, "missing field(s): c"],
+    ["no image", { name: "app" }, {}, "missing field(s): c.image"],
+    [
+      "an image that does not parse",
+      { ...base, image: "ghcr.io/Example/App:v1" },
+      {},
+      'Failed to parse image reference: c.image\nimage: "ghcr.io/Example/App:v1", error: could not parse reference: ghcr.io/Example/App:v1',
+    ],
+    [
+      "fields a Knative container may not have",
+      { ...base, lifecycle: {}, stdin: true, stdinOnce: false, tty: true, volumeDevices: [], resizePolicy: [], restartPolicy: "Always" },
+      {},
+      "must not set the field(s): c.lifecycle, c.resizePolicy, c.restartPolicy, c.stdin, c.tty, c.volumeDevices",
+    ],
+    ["resource claims are disallowed", { ...base, resources: { claims: [{ name: "gpu" }] } }, {}, "must not set the field(s): c.resources.claims"],
+    ["terminationMessagePolicy File", { ...base, terminationMessagePolicy: "FallbackToLogsOnError" }, {}, ""],
+    ["another terminationMessagePolicy", { ...base, terminationMessagePolicy: "Always" }, {}, "invalid value: Always: c.terminationMessagePolicy"],
+    [
+      "only the first port is checked, without index",
+      { ...base, ports: [{ containerPort: 8080, name: "grpc", protocol: "UDP", hostPort: 80 }, { containerPort: 8012 }] },
+      {},
+      "Port name grpc is not allowed: c.ports\nName must be empty, or one of: 'h2c', 'http1'\n" +
+        "invalid value: UDP: c.ports.protocol\n" +
+        "must not set the field(s): c.ports.hostPort",
+    ],
+    [
+      "reserved and out-of-range ports",
+      { ...base, ports: [{ containerPort: 70000 }] },
+      {},
+      "expected 0 <= 70000 <= 65535: c.ports.containerPort",
+    ],
+    [
+      "env: missing and reserved names, gated valueFrom",
+      { ...base, env: [{ name: "PORT" }, { value: "x" }, { name: "A", valueFrom: { fieldRef: { fieldPath: "x" }, secretKeyRef: { key: "k" } } }] },
+      {},
+      '"PORT" is a reserved environment variable: c.env[0].name\n' +
+        "missing field(s): c.env[1].name\n" +
+        "must not set the field(s): c.env[2].valueFrom.fieldRef",
+    ],
+    [
+      "kubernetes.podspec-fieldref Allowed opens fieldRef",
+      { ...base, env: [{ name: "A", valueFrom: { fieldRef: { fieldPath: "x" } } }] },
+      { podSpecFieldRef: "Allowed" },
+      "",
+    ],
+    [
+      "envFrom one-of errors carry no index; a later ref entry re-prefixes them (Go quirk)",
+      { ...base, envFrom: [{ configMapRef: { name: "a" } }, { prefix: "X_" }, { configMapRef: {}, secretRef: {} }] },
+      {},
+      "expected exactly one, got both: c.envFrom.configMapRef, c.envFrom.secretRef\n" +
+        "expected exactly one, got neither: c.envFrom.configMapRef[2].secretRef[2].configMapRef, c.envFrom.configMapRef[2].secretRef[2].secretRef",
+    ],
+    [
+      "probes are checked against the serving port name",
+      { ...base, readinessProbe: { httpGet: { port: "h2c" }, successThreshold: 1 }, livenessProbe: { tcpSocket: { port: "http" } } },
+      {},
+      "invalid value: h2c: c.readinessProbe.httpGet.port\nProbe port must match container port",
+    ],
+    ["startup probes are not validated [v0.44.2]", { ...base, startupProbe: {} }, {}, ""],
+  ];
+  it.each(cases)("%s", (_name, container, flags, want) => {
+    expect(render(validateUserContainer(container, NO_VOLUMES, "http", features(flags)))).toBe(want);
+  });
+});
+
+describe("validateSidecarContainer", () => {
+  const probed = {
+    ...base,
+    env: [{ name: "PORT", value: "1" }],
+    livenessProbe: { tcpSocket: { port: 9901 }, periodSeconds: 10 },
+    readinessProbe: { httpGet: {}, successThreshold: 1 },
+    startupProbe: { exec: {} },
+  };
+  const cases: ReadonlyArray<
+    readonly [name: string, container: Record<string, unknown>, flags: Partial<Record<keyof FeaturesConfig, Flag>>, want: string]
+  > = [
+    [
+      "probes are disallowed without multi-container-probing; PORT is not reserved",
+      probed,
+      {},
+      "must not set the field(s): c.livenessProbe, c.livenessProbe.periodSeconds, c.readinessProbe, c.readinessProbe.successThreshold",
+    ],
+    ["Allowed does not enable sidecar probing", probed, { multiContainerProbing: "Allowed" }, "must not set the field(s): c.livenessProbe, c.livenessProbe.periodSeconds, c.readinessProbe, c.readinessProbe.successThreshold"],
+    [
+      "with multi-container-probing the probe must name its port",
+      probed,
+      { multiContainerProbing: "Enabled" },
+      "invalid value: 0: c.readinessProbe.httpGet.port\nProbe port must be specified",
+    ],
+  ];
+  it.each(cases)("%s", (_name, container, flags, want) => {
+    expect(render(validateSidecarContainer(container, NO_VOLUMES, features(flags)))).toBe(want);
+  });
+});
+
+describe("validateInitContainer", () => {
+  it("refuses probes and lifecycle, checks every port and lets PORT through", () => {
+    const err = validateInitContainer(
+      { ...base, env: [{ name: "PORT" }], livenessProbe: {}, startupProbe: {}, ports: [{ containerPort: 1, name: "anything" }, { containerPort: 9090 }] },
+      NO_VOLUMES,
+      features(),
+    );
+    expect(render(err)).toBe(
+      "field not allowed in an init container: c.livenessProbe, c.startupProbe\n" +
+        "invalid value: 9090 is a reserved port: c.ports.containerPort\n9090 is a reserved port, please use a different value",
+    );
+  });
+});

@@ -1,0 +1,169 @@
+/**
+ * Knative's field masks (serving `fieldmask.go` + knative/pkg `apis.CheckDisallowedFields`, spec §2.4) over
+ * objects in their Go-marshalled JSON form, and the Go zero-value reading of such objects that the masks and
+ * the pod-spec rules share.
+ *
+ * Go builds a "mask" by copying the allowed fields of a struct into a fresh one and lets go-cmp name every
+ * top-level field that differs. A field that is not copied differs exactly when its value is not Go's zero
+ * value for its type, so a mask here is the set of fields it copies, and "set" means "not the zero value":
+ * `""`, `0`, `false`, nil (absent or null) are unset; a pointer, slice or map that is present is set, even
+ * `{}`, `[]` or `false` behind a pointer; a struct value is set when any of its fields is. The Go types come
+ * from the gojson tables (k8s.io/api v0.31.4, the version Knative 1.17 builds with).
+ */
+import { compareByteOrder, errDisallowedFields, type FieldError } from "../apis/field-error.js";
+import type { GoType, StructType } from "../apis/gojson/go-types.js";
+import { goTypeOf } from "../apis/gojson/knative-types.js";
+
+export type JsonObject = Readonly<Record<string, unknown>>;
+
+/** Decides a conditionally copied field (`if *in.Privileged == false { out.Privileged = in.Privileged }`). */
+export type CopiedIf = (field: string, value: unknown) => boolean;
+
+export interface FieldMask {
+  readonly type: StructType;
+  /** JSON names of the fields the mask copies as they are. */
+  readonly allowed: ReadonlySet<string>;
+  /** Fields promoted from an embedded (`json:",inline"`) struct: go-cmp reports them by the empty name. */
+  readonly inline: ReadonlySet<string>;
+  readonly copiedIf: CopiedIf | undefined;
+}
+
+export interface MaskOptions {
+  /** The embedded struct whose promoted fields go-cmp names `""` (e.g. `core.ProbeHandler` in `core.Probe`). */
+  readonly inlineFrom?: string;
+  readonly copiedIf?: CopiedIf;
+}
+
+const NO_NAMES: ReadonlySet<string> = new Set();
+
+/** Defines a mask once, at module load; a name that is not a field of the type is a programming error. */
+export function defineMask(typeExpr: string, allowed: readonly string[], options: MaskOptions = {}): FieldMask {
+  const type = structType(typeExpr);
+  for (const name of allowed) {
+    if (!type.exact.has(name)) throw new Error(`field mask: ${typeExpr} has no field ${name}`);
+  }
+  const inline = options.inlineFrom === undefined ? NO_NAMES : new Set(structType(options.inlineFrom).fields.map((f) => f.name));
+  return { type, allowed: new Set(allowed), inline, copiedIf: options.copiedIf };
+}
+
+/** A table struct type by expression, e.g. `core.PodSpec`. */
+export function structType(typeExpr: string): StructType {
+  const t = goTypeOf(typeExpr);
+  if (t.kind !== "struct") throw new Error(`field mask: ${typeExpr} is not a struct`);
+  return t;
+}
+
+/**
+ * `apis.CheckDisallowedFields(in, *XMask(in))`: `must not set the field(s)` naming every set field the mask
+ * does not copy (JSON names, sorted, each once), or undefined. Keys that are not fields of the Go type are
+ * ignored: Go never saw them.
+ */
+export function checkDisallowedFields(obj: JsonObject | undefined, mask: FieldMask): FieldError | undefined {
+  if (obj === undefined) return undefined;
+  let found: string[] | undefined;
+  for (const key in obj) {
+    if (!Object.hasOwn(obj, key) || mask.allowed.has(key)) continue;
+    const field = mask.type.exact.get(key);
+    if (field === undefined) continue;
+    const value = obj[key];
+    if (isGoZero(value, field.type) || mask.copiedIf?.(key, value) === true) continue;
+    const name = mask.inline.has(key) ? "" : key;
+    if (found === undefined) found = [name];
+    else if (!found.includes(name)) found.push(name);
+  }
+  if (found === undefined) return undefined;
+  found.sort(compareByteOrder);
+  return errDisallowedFields(...found);
+}
+
+/**
+ * Whether a marshalled value is its Go type's zero value (spec §2.4). With `semantic`, empty slices and maps
+ * count as zero too, as in `equality.Semantic.DeepEqual(x, T{})`.
+ */
+export function isGoZero(value: unknown, type: GoType, semantic = false): boolean {
+  if (value === undefined || value === null) return true;
+  switch (type.kind) {
+    case "string":
+      return value === "";
+    case "bool":
+      return value === false;
+    case "int":
+    case "float":
+      return value === 0;
+    case "intOrString":
+      // IntOrString{} is the integer 0; a string (even "") has Type String.
+      return value === 0;
+    case "struct":
+      return isJsonObject(value) && isZeroStruct(value, type, semantic);
+    case "slice":
+      return semantic && Array.isArray(value) && value.length === 0;
+    case "bytes":
+      return semantic && value === "";
+    case "map":
+      return semantic && isJsonObject(value) && !hasOwnKey(value);
+    default:
+      // Pointers, quantities, times, URLs, raw and interface values: only nil is zero.
+      return false;
+  }
+}
+
+function isZeroStruct(obj: JsonObject, type: StructType, semantic: boolean): boolean {
+  for (const key in obj) {
+    if (!Object.hasOwn(obj, key)) continue;
+    const field = type.exact.get(key);
+    if (field !== undefined && !isGoZero(obj[key], field.type, semantic)) return false;
+  }
+  return true;
+}
+
+function hasOwnKey(obj: JsonObject): boolean {
+  for (const key in obj) if (Object.hasOwn(obj, key)) return true;
+  return false;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reading marshalled Go values: an absent field is the zero value of its type.
+
+const EMPTY_OBJECT: JsonObject = Object.freeze({});
+const EMPTY_ARRAY: readonly unknown[] = Object.freeze([]);
+
+export function isJsonObject(v: unknown): v is JsonObject {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** A pointer-to-struct field: undefined when nil. */
+export function objectField(obj: JsonObject, key: string): JsonObject | undefined {
+  const v = obj[key];
+  return isJsonObject(v) ? v : undefined;
+}
+
+/** A slice field: empty when nil. */
+export function arrayField(obj: JsonObject, key: string): readonly unknown[] {
+  const v = obj[key];
+  return Array.isArray(v) ? v : EMPTY_ARRAY;
+}
+
+/** A struct element of a slice (a JSON null element decodes to the zero struct). */
+export function asStruct(v: unknown): JsonObject {
+  return isJsonObject(v) ? v : EMPTY_OBJECT;
+}
+
+export function stringField(obj: JsonObject, key: string): string {
+  const v = obj[key];
+  return typeof v === "string" ? v : "";
+}
+
+export function numberField(obj: JsonObject, key: string): number {
+  const v = obj[key];
+  return typeof v === "number" ? v : 0;
+}
+
+export function boolField(obj: JsonObject, key: string): boolean {
+  return obj[key] === true;
+}
+
+/** A pointer-to-scalar field (`*int64`, `*bool`): undefined when nil. */
+export function presentField(obj: JsonObject, key: string): unknown {
+  const v = obj[key];
+  return v === null ? undefined : v;
+}

@@ -1,0 +1,33 @@
+/**
+ * Reading and preparing the plain JSON trees rules work on (Go-marshalled objects: an absent member is
+ * Go's zero value).
+ */
+export type KObject = Record<string, unknown>;
+
+export function asObject(v: unknown): KObject | undefined {
+  return typeof v === "object" && v !== null && !Array.isArray(v) ? (v as KObject) : undefined;
+}
+
+/** The member as an object, created when absent (a Go struct value always exists). */
+export function ensureObject(parent: KObject, key: string): KObject {
+  const existing = asObject(parent[key]);
+  if (existing !== undefined) return existing;
+  const created: KObject = {};
+  parent[key] = created;
+  return created;
+}
+
+export function metadataOf(obj: KObject): KObject {
+  return asObject(obj.metadata) ?? {};
+}
+
+/** Go's `len(obj.GetOwnerReferences()) == 0` as seen after the round trip (an empty list is dropped). */
+export function hasOwnerReferences(obj: KObject): boolean {
+  const refs = metadataOf(obj).ownerReferences;
+  return Array.isArray(refs) && refs.length > 0;
+}
+
+/** The old object of an UPDATE (the baseline while defaulting, the stored object while validating). */
+export function oldObjectOf(oldObject: unknown): KObject | undefined {
+  return asObject(oldObject);
+}

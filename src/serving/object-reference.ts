@@ -1,0 +1,38 @@
+/**
+ * serving/networking `ValidateNamespacedObjectReference` (spec §3.12): PodAutoscaler `scaleTargetRef` and
+ * ServerlessService `objectRef`; `ProtocolType.Validate`.
+ */
+import { also, errInvalidValue, errMissingField, type FieldError, CURRENT_FIELD } from "../apis/field-error.js";
+import { isCIdentifier, isDNS1123Label, isQualifiedName } from "../apis/k8s-names.js";
+import { checkDisallowedFields, defineMask } from "./field-mask.js";
+import type { KObject } from "./kobject.js";
+
+const OBJECT_REFERENCE_MASK = defineMask("core.ObjectReference", ["apiVersion", "kind", "name"]);
+
+function str(v: unknown): string {
+  return typeof v === "string" ? v : "";
+}
+
+function checked(value: string, field: string, validate: (v: string) => string[]): FieldError | undefined {
+  if (value === "") return errMissingField(field);
+  const msgs = validate(value);
+  return msgs.length === 0 ? undefined : errInvalidValue(msgs.join(", "), field);
+}
+
+/** Paths relative to the reference. */
+export function validateNamespacedObjectReference(ref: KObject | undefined): FieldError | undefined {
+  const r = ref ?? {};
+  return also(
+    checkDisallowedFields(r, OBJECT_REFERENCE_MASK),
+    checked(str(r.apiVersion), "apiVersion", isQualifiedName),
+    checked(str(r.kind), "kind", isCIdentifier),
+    checked(str(r.name), "name", isDNS1123Label),
+  );
+}
+
+/** `net.ProtocolType.Validate`: `http1` or `h2c`; path relative to the field. */
+export function validateProtocolType(p: unknown): FieldError | undefined {
+  const v = str(p);
+  if (v === "http1" || v === "h2c") return undefined;
+  return v === "" ? errMissingField(CURRENT_FIELD) : errInvalidValue(v, CURRENT_FIELD);
+}

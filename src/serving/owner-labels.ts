@@ -1,0 +1,19 @@
+import { errMissingField, type FieldError } from "../apis/field-error.js";
+import { asObject, type KObject } from "./kobject.js";
+
+/**
+ * serving's `verifyLabelOwnerRef` (spec §3.8–§3.10): a label naming the owner (e.g.
+ * `serving.knative.dev/service: hello`) needs an ownerReference of that kind and name. The path is the
+ * label key, relative to `metadata.labels`.
+ */
+export function validateOwnerLabel(meta: KObject, label: string, ownerKind: string): FieldError | undefined {
+  const labels = asObject(meta.labels);
+  if (labels === undefined || !Object.hasOwn(labels, label)) return undefined;
+  const value = labels[label];
+  const refs = Array.isArray(meta.ownerReferences) ? meta.ownerReferences : [];
+  for (const ref of refs) {
+    const r = asObject(ref);
+    if (r?.kind === ownerKind && r.name === value) return undefined;
+  }
+  return errMissingField(label);
+}

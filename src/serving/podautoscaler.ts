@@ -1,0 +1,48 @@
+/**
+ * PodAutoscaler (autoscaling.internal.knative.dev/v1alpha1): defaults (spec §4.8) and validation
+ * (spec §3.12), as serving's `pa_defaults.go` and `pa_validation.go` at v0.44.2.
+ */
+import { also, errMissingField, type FieldError, CURRENT_FIELD } from "../apis/field-error.js";
+import { goTypeOf } from "../apis/gojson/index.js";
+import type { RequestContext } from "./context.js";
+import { isGoZero } from "./field-mask.js";
+import { asObject, ensureObject, metadataOf, type KObject } from "./kobject.js";
+import { validateObjectMetadata } from "./object-metadata.js";
+import { validateNamespacedObjectReference, validateProtocolType } from "./object-reference.js";
+import { validateContainerConcurrency } from "./podspec.js";
+
+const CLASS_ANNOTATION = "autoscaling.knative.dev/class";
+const METRIC_ANNOTATION = "autoscaling.knative.dev/metric";
+const SPEC_TYPE = goTypeOf("autoscaling.PodAutoscalerSpec");
+
+/** The metric each class uses when none is given. */
+function defaultMetric(cls: string): string {
+  if (cls === "kpa.autoscaling.knative.dev") return "concurrency";
+  if (cls === "hpa.autoscaling.knative.dev") return "cpu";
+  return "";
+}
+
+/** §4.8: class from config-autoscaler, then the class's default metric (also on UPDATE). */
+export function setPodAutoscalerDefaults(pa: KObject, ctx: RequestContext): void {
+  const annotations = ensureObject(ensureObject(pa, "metadata"), "annotations");
+  if (!Object.hasOwn(annotations, CLASS_ANNOTATION)) annotations[CLASS_ANNOTATION] = ctx.config.admission.autoscaler.podAutoscalerClass;
+  if (!Object.hasOwn(annotations, METRIC_ANNOTATION)) {
+    const cls = annotations[CLASS_ANNOTATION];
+    annotations[METRIC_ANNOTATION] = defaultMetric(typeof cls === "string" ? cls : "");
+  }
+}
+
+/** §3.12: metadata with autoscaling annotations, then the spec. */
+export function validatePodAutoscaler(pa: KObject, ctx: RequestContext): FieldError | undefined {
+  return also(validateObjectMetadata(metadataOf(pa), true, ctx)?.viaField("metadata"), validateSpec(asObject(pa.spec), ctx)?.viaField("spec"));
+}
+
+function validateSpec(spec: KObject | undefined, ctx: RequestContext): FieldError | undefined {
+  if (spec === undefined || isGoZero(spec, SPEC_TYPE, true)) return errMissingField(CURRENT_FIELD);
+  const cc = typeof spec.containerConcurrency === "number" ? spec.containerConcurrency : 0;
+  return also(
+    validateNamespacedObjectReference(asObject(spec.scaleTargetRef))?.viaField("scaleTargetRef"),
+    validateContainerConcurrency(cc, ctx.config.admission.defaults)?.viaField("containerConcurrency"),
+    validateProtocolType(spec.protocolType)?.viaField("protocolType"),
+  );
+}

@@ -1,0 +1,244 @@
+/**
+ * RevisionSpec and PodSpec (serving `v1/revision_validation.go`: RevisionSpec.Validate, validateTimeoutSeconds;
+ * `metadata_validation.go`: ValidateContainerConcurrency; `k8s_validation.go`: ValidatePodSpec,
+ * validateInitContainers, validateContainers, validateContainersPorts; `fieldmask.go`: PodSpecMask),
+ * spec §3.5 and §3.5.1, §3.5.5, §3.5.8, at Knative 1.17 (serving v0.44.2).
+ */
+import {
+  also,
+  errGeneric,
+  errInvalidValue,
+  errMissingField,
+  errOutOfBoundsValue,
+  FieldError,
+  goQuote,
+  viaField,
+  viaFieldIndex,
+  CURRENT_FIELD,
+} from "../apis/field-error.js";
+import { isDNS1123Subdomain } from "../apis/k8s-names.js";
+import type { AdmissionConfig, DefaultsConfig, FeaturesConfig } from "../config/types.js";
+import { validateInitContainer, validateSidecarContainer, validateUserContainer } from "./container.js";
+import type { RequestContext } from "./context.js";
+import {
+  arrayField,
+  asStruct,
+  checkDisallowedFields,
+  defineMask,
+  objectField,
+  presentField,
+  stringField,
+  type FieldMask,
+  type JsonObject,
+} from "./field-mask.js";
+import { validatePodSecurityContext, warnDefaultContainerSecurityContext } from "./security-context.js";
+import { allMountedVolumes, validateVolumes, type VolumesByName } from "./volumes.js";
+
+/**
+ * RevisionSpec.Validate (spec §3.5): ValidatePodSpec, then the timeoutSeconds and containerConcurrency
+ * bounds; paths relative to the spec object (the caller applies viaField("spec") / viaField("spec.template.spec")).
+ * Includes warning-level diagnostics (security-context warnings).
+ */
+export function validateRevisionSpec(spec: Record<string, unknown>, ctx: RequestContext): FieldError | undefined {
+  return validateRevisionSpecWith(spec, ctx.config.admission);
+}
+
+/** The configuration RevisionSpec validation reads: config-features and config-defaults. */
+export type RevisionSpecConfig = Pick<AdmissionConfig, "features" | "defaults">;
+
+/** validateRevisionSpec against an explicit configuration. */
+export function validateRevisionSpecWith(spec: JsonObject, config: RevisionSpecConfig): FieldError | undefined {
+  let errs = validatePodSpec(spec, config.features);
+  const timeoutSeconds = presentField(spec, "timeoutSeconds");
+  if (typeof timeoutSeconds === "number") errs = also(errs, validateTimeoutSeconds(timeoutSeconds, config.defaults));
+  const containerConcurrency = presentField(spec, "containerConcurrency");
+  if (typeof containerConcurrency === "number") {
+    errs = also(errs, viaField(validateContainerConcurrency(containerConcurrency, config.defaults), "containerConcurrency"));
+  }
+  return errs;
+}
+
+/** validateTimeoutSeconds: 0 means "the default"; otherwise within [0, max-revision-timeout-seconds]. */
+function validateTimeoutSeconds(timeoutSeconds: number, defaults: DefaultsConfig): FieldError | undefined {
+  if (timeoutSeconds === 0) return undefined;
+  const max = defaults.maxRevisionTimeoutSeconds;
+  if (timeoutSeconds > max || timeoutSeconds < 0) return errOutOfBoundsValue(timeoutSeconds, 0, max, "timeoutSeconds");
+  return undefined;
+}
+
+/** serving.ValidateContainerConcurrency: within [0 or 1, container-concurrency-max-limit]. */
+export function validateContainerConcurrency(containerConcurrency: number, defaults: DefaultsConfig): FieldError | undefined {
+  const min = defaults.allowContainerConcurrencyZero ? 0 : 1;
+  const max = defaults.containerConcurrencyMaxLimit;
+  if (containerConcurrency < min || containerConcurrency > max) {
+    return errOutOfBoundsValue(containerConcurrency, min, max, CURRENT_FIELD);
+  }
+  return undefined;
+}
+
+// PodSpecMask (spec §3.5.1): always-allowed fields, then the ones behind a flag that is not Disabled.
+const POD_SPEC_ALWAYS = ["serviceAccountName", "containers", "volumes", "imagePullSecrets", "enableServiceLinks"] as const;
+const POD_SPEC_GATED: ReadonlyArray<readonly [field: string, enabled: (f: FeaturesConfig) => boolean]> = [
+  ["affinity", (f) => f.podSpecAffinity !== "Disabled"],
+  ["topologySpreadConstraints", (f) => f.podSpecTopologySpreadConstraints !== "Disabled"],
+  ["hostAliases", (f) => f.podSpecHostAliases !== "Disabled"],
+  ["nodeSelector", (f) => f.podSpecNodeSelector !== "Disabled"],
+  ["runtimeClassName", (f) => f.podSpecRuntimeClassName !== "Disabled"],
+  ["tolerations", (f) => f.podSpecTolerations !== "Disabled"],
+  ["securityContext", (f) => f.podSpecSecurityContext !== "Disabled" || f.secureDefaults !== "Disabled"],
+  ["priorityClassName", (f) => f.podSpecPriorityClassName !== "Disabled"],
+  ["schedulerName", (f) => f.podSpecSchedulerName !== "Disabled"],
+  ["initContainers", (f) => f.podSpecInitContainers !== "Disabled"],
+  ["dnsPolicy", (f) => f.podSpecDNSPolicy !== "Disabled"],
+  ["dnsConfig", (f) => f.podSpecDNSConfig !== "Disabled"],
+  ["shareProcessNamespace", (f) => f.podSpecShareProcessNamespace !== "Disabled"],
+  ["hostIPC", (f) => f.podSpecHostIPC !== "Disabled"],
+  ["hostPID", (f) => f.podSpecHostPID !== "Disabled"],
+  ["hostNetwork", (f) => f.podSpecHostNetwork !== "Disabled"],
+];
+const podSpecMasks = new WeakMap<FeaturesConfig, FieldMask>();
+
+function podSpecMask(features: FeaturesConfig): FieldMask {
+  let mask = podSpecMasks.get(features);
+  if (mask === undefined) {
+    const allowed: string[] = [...POD_SPEC_ALWAYS];
+    for (const [field, enabled] of POD_SPEC_GATED) if (enabled(features)) allowed.push(field);
+    // automountServiceAccountToken is copied only when false.
+    mask = defineMask("core.PodSpec", allowed, { copiedIf: (field, value) => field === "automountServiceAccountToken" && value === false });
+    podSpecMasks.set(features, mask);
+  }
+  return mask;
+}
+
+/** ValidatePodSpec (spec §3.5.1–§3.5.8). */
+export function validatePodSpec(ps: JsonObject, features: FeaturesConfig): FieldError | undefined {
+  let errs = checkDisallowedFields(ps, podSpecMask(features));
+  const psc = objectField(ps, "securityContext");
+  errs = also(errs, viaField(validatePodSecurityContext(psc, features), "securityContext"));
+
+  const containers = arrayField(ps, "containers");
+  const initContainers = arrayField(ps, "initContainers");
+  for (let i = 0; i < containers.length; i++) {
+    const sc = objectField(asStruct(containers[i]), "securityContext");
+    errs = also(errs, viaFieldIndex(viaField(warnDefaultContainerSecurityContext(psc, sc), "securityContext"), "containers", i));
+  }
+  for (let i = 0; i < initContainers.length; i++) {
+    const sc = objectField(asStruct(initContainers[i]), "securityContext");
+    errs = also(errs, viaFieldIndex(viaField(warnDefaultContainerSecurityContext(psc, sc), "securityContext"), "initContainers", i));
+  }
+
+  const mounted = allMountedVolumes([initContainers, containers]);
+  const { volumes, errs: volumeErrs } = validateVolumes(arrayField(ps, "volumes"), mounted, features);
+  errs = also(errs, viaField(volumeErrs, "volumes"));
+
+  errs = also(errs, validateInitContainers(initContainers, containers, volumes, features));
+
+  const { servingPortName, errs: portErrs } = validateContainersPorts(containers);
+  errs = also(errs, viaField(portErrs, "containers[*]"));
+
+  if (containers.length === 0) {
+    errs = also(errs, errMissingField("containers"));
+  } else if (containers.length === 1) {
+    errs = also(errs, viaFieldIndex(validateUserContainer(asStruct(containers[0]), volumes, servingPortName, features), "containers", 0));
+  } else {
+    errs = also(errs, validateContainers(containers, volumes, servingPortName, features));
+  }
+
+  const serviceAccountName = stringField(ps, "serviceAccountName");
+  if (serviceAccountName !== "") {
+    for (const msg of isDNS1123Subdomain(serviceAccountName)) {
+      errs = also(errs, errInvalidValue(serviceAccountName, "serviceAccountName", msg));
+    }
+  }
+  return errs;
+}
+
+/**
+ * validateInitContainers (spec §3.5.8). Quirks kept from Go: errors are reported under `containers[i]`, only
+ * clashes with regular container names are found, and a clash re-prefixes everything accumulated so far.
+ */
+function validateInitContainers(
+  containers: readonly unknown[],
+  otherContainers: readonly unknown[],
+  volumes: VolumesByName,
+  features: FeaturesConfig,
+): FieldError | undefined {
+  if (containers.length === 0) return undefined;
+  if (features.podSpecInitContainers !== "Enabled") {
+    return errGeneric(`pod spec support for init-containers is off, but found ${containers.length} init containers`);
+  }
+  const allNames = new Set<string>();
+  for (const c of otherContainers) allNames.add(stringField(asStruct(c), "name"));
+  let errs: FieldError | undefined;
+  for (let i = 0; i < containers.length; i++) {
+    const container = asStruct(containers[i]);
+    const name = stringField(container, "name");
+    if (allNames.has(name)) errs = viaFieldIndex(also(errs, duplicateContainerName(name)), "containers", i);
+    errs = also(errs, viaFieldIndex(validateInitContainer(container, volumes, features), "containers", i));
+  }
+  return errs;
+}
+
+/**
+ * validateContainers, for more than one container (spec §3.5.5). Quirk kept from Go: a duplicate name
+ * re-prefixes everything accumulated so far with `containers[i]`.
+ */
+function validateContainers(
+  containers: readonly unknown[],
+  volumes: VolumesByName,
+  servingPortName: string,
+  features: FeaturesConfig,
+): FieldError | undefined {
+  if (features.multiContainer !== "Enabled") {
+    return errGeneric(`multi-container is off, but found ${containers.length} containers`);
+  }
+  const allNames = new Set<string>();
+  let errs: FieldError | undefined;
+  for (let i = 0; i < containers.length; i++) {
+    const container = asStruct(containers[i]);
+    const name = stringField(container, "name");
+    if (allNames.has(name)) errs = viaFieldIndex(also(errs, duplicateContainerName(name)), "containers", i);
+    else allNames.add(name);
+    // Probes are allowed on the serving container only (the one with the port), unless multi-container-probing.
+    const err =
+      arrayField(container, "ports").length === 0
+        ? validateSidecarContainer(container, volumes, features)
+        : validateUserContainer(container, volumes, servingPortName, features);
+    errs = also(errs, viaFieldIndex(err, "containers", i));
+  }
+  return errs;
+}
+
+function duplicateContainerName(name: string): FieldError {
+  return errGeneric(`duplicate container name ${goQuote(name)}`, "name");
+}
+
+/**
+ * validateContainersPorts (spec §3.5.5): one port in the whole pod; paths relative to `containers[*]`. The
+ * serving port is the first port of the last container with ports; its name defaults to `http`.
+ */
+function validateContainersPorts(containers: readonly unknown[]): { servingPortName: string; errs: FieldError | undefined } {
+  let count = 0;
+  let port: JsonObject | undefined;
+  for (const c of containers) {
+    const ports = arrayField(asStruct(c), "ports");
+    if (ports.length > 0) {
+      count += ports.length;
+      port = asStruct(ports[0]);
+    }
+  }
+  const name = port === undefined ? "" : stringField(port, "name");
+  const servingPortName = name === "" ? "http" : name;
+  if (count === 0 && containers.length > 1) return { servingPortName, errs: errMissingField("ports") };
+  if (count > 1) {
+    return {
+      servingPortName,
+      errs: new FieldError({
+        message: "more than one container port is set",
+        paths: ["ports"],
+        details: "Only a single port is allowed across all containers",
+      }),
+    };
+  }
+  return { servingPortName, errs: undefined };
+}

@@ -1,0 +1,136 @@
+/**
+ * Kubernetes `equality.Semantic.DeepEqual` on objects in their Go-marshalled JSON form (spec §1.6):
+ * apimachinery's forked reflect.DeepEqual, where nil and empty slices/maps are equal, plus the Semantic
+ * overrides (resource.Quantity by value, metav1.Time by instant).
+ *
+ * JSON hides what Go's types tell apart, so the comparison is typed when a Go type is given (the gojson
+ * tables): a nil pointer differs from a pointer to an empty struct (`securityContext` absent vs `{}`),
+ * while an absent non-pointer field equals its zero value (`omitempty` dropped it), and quantities such
+ * as `"1Gi"` and `"1073741824"` are equal. Without a type the comparison is structural, with
+ * null/absent, `[]` and `{}` treated as the same empty value.
+ */
+import { compareQuantities, parseQuantity, type Quantity } from "../apis/quantity.js";
+import type { GoType, StructType } from "../apis/gojson/go-types.js";
+
+export function semanticEqual(a: unknown, b: unknown, type?: GoType): boolean {
+  return type === undefined ? untypedEqual(a, b) : typedEqual(type, a, b);
+}
+
+function isNil(v: unknown): boolean {
+  return v === undefined || v === null;
+}
+
+function typedEqual(type: GoType, a: unknown, b: unknown): boolean {
+  switch (type.kind) {
+    case "ptr":
+    case "any":
+      // A nil pointer (absent or null) equals only another nil pointer.
+      if (isNil(a) || isNil(b)) return isNil(a) && isNil(b);
+      return type.kind === "ptr" ? typedEqual(type.elem, a, b) : untypedEqual(a, b);
+    case "slice":
+      return slicesEqual(type.elem, a, b);
+    case "map":
+      return mapsEqual(type.elem, a, b);
+    case "struct":
+      return structsEqual(type, a, b);
+    case "quantity":
+      return quantitiesEqual(a, b);
+    case "string":
+    case "time":
+    case "url":
+      // Times are marshalled as UTC RFC 3339 seconds, so equal instants have equal text.
+      return (isNil(a) ? "" : a) === (isNil(b) ? "" : b);
+    case "bool":
+      return (isNil(a) ? false : a) === (isNil(b) ? false : b);
+    case "int":
+    case "float":
+    case "intOrString":
+      return (isNil(a) ? 0 : a) === (isNil(b) ? 0 : b);
+    case "bytes":
+      return (isNil(a) ? "" : a) === (isNil(b) ? "" : b);
+    case "raw":
+      return untypedEqual(a, b);
+  }
+}
+
+function slicesEqual(elem: GoType, a: unknown, b: unknown): boolean {
+  const la = Array.isArray(a) ? a.length : 0;
+  const lb = Array.isArray(b) ? b.length : 0;
+  if (la !== lb) return false;
+  if (la === 0) return true;
+  const xa = a as readonly unknown[];
+  const xb = b as readonly unknown[];
+  for (let i = 0; i < la; i++) if (!typedEqual(elem, xa[i], xb[i])) return false;
+  return true;
+}
+
+function mapsEqual(elem: GoType, a: unknown, b: unknown): boolean {
+  const ma = isObject(a) ? a : undefined;
+  const mb = isObject(b) ? b : undefined;
+  const ka = ma === undefined ? 0 : Object.keys(ma).length;
+  const kb = mb === undefined ? 0 : Object.keys(mb).length;
+  if (ka !== kb) return false;
+  if (ka === 0) return true;
+  for (const key of Object.keys(ma as Record<string, unknown>)) {
+    if (!Object.hasOwn(mb as Record<string, unknown>, key)) return false;
+    if (!typedEqual(elem, (ma as Record<string, unknown>)[key], (mb as Record<string, unknown>)[key])) return false;
+  }
+  return true;
+}
+
+function structsEqual(type: StructType, a: unknown, b: unknown): boolean {
+  // A missing struct value is the zero struct: every field compares against its zero value.
+  const sa = isObject(a) ? a : undefined;
+  const sb = isObject(b) ? b : undefined;
+  for (const field of type.fields) {
+    if (!typedEqual(field.type, sa?.[field.name], sb?.[field.name])) return false;
+  }
+  return true;
+}
+
+const ZERO_QUANTITY: Quantity = { mantissa: 0n, exponent: 0, format: "DecimalSI", cached: undefined };
+
+/** Semantic's Quantity func: `a.Cmp(b) == 0`; an unparsable text (never after the round trip) compares as text. */
+function quantitiesEqual(a: unknown, b: unknown): boolean {
+  const qa = toQuantity(a);
+  const qb = toQuantity(b);
+  if (qa === undefined || qb === undefined) return a === b;
+  return compareQuantities(qa, qb) === 0;
+}
+
+function toQuantity(v: unknown): Quantity | undefined {
+  if (isNil(v)) return ZERO_QUANTITY;
+  if (typeof v === "number") v = String(v);
+  if (typeof v !== "string") return undefined;
+  const parsed = parseQuantity(v);
+  return parsed.ok ? parsed.quantity : undefined;
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** null/absent, `[]` and `{}` are one empty value; so is an object whose members are all empty. */
+function isEmptyValue(v: unknown): boolean {
+  if (isNil(v)) return true;
+  if (Array.isArray(v)) return v.length === 0;
+  if (!isObject(v)) return false;
+  for (const key of Object.keys(v)) if (!isEmptyValue(v[key])) return false;
+  return true;
+}
+
+function untypedEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (isObject(a) && isObject(b)) {
+    // Members holding an empty value count as absent.
+    for (const key of Object.keys(a)) if (!untypedEqual(a[key], Object.hasOwn(b, key) ? b[key] : undefined)) return false;
+    for (const key of Object.keys(b)) if (!Object.hasOwn(a, key) && !isEmptyValue(b[key])) return false;
+    return true;
+  }
+  if (Array.isArray(a) && Array.isArray(b)) {
+    if (a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!untypedEqual(a[i], b[i])) return false;
+    return true;
+  }
+  return isEmptyValue(a) && isEmptyValue(b);
+}

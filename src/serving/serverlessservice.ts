@@ -1,0 +1,27 @@
+/** ServerlessService (networking.internal.knative.dev/v1alpha1): validation (spec §3.13); no defaults. */
+import { also, errInvalidValue, errMissingField, type FieldError, CURRENT_FIELD } from "../apis/field-error.js";
+import { goTypeOf } from "../apis/gojson/index.js";
+import { isGoZero } from "./field-mask.js";
+import { asObject, type KObject } from "./kobject.js";
+import { validateNamespacedObjectReference, validateProtocolType } from "./object-reference.js";
+
+const SPEC_TYPE = goTypeOf("networking.ServerlessServiceSpec");
+
+export function validateServerlessService(sks: KObject): FieldError | undefined {
+  return validateSpec(asObject(sks.spec))?.viaField("spec");
+}
+
+function validateSpec(spec: KObject | undefined): FieldError | undefined {
+  if (spec === undefined || isGoZero(spec, SPEC_TYPE, true)) return errMissingField(CURRENT_FIELD);
+  let errs: FieldError | undefined;
+  const mode = typeof spec.mode === "string" ? spec.mode : "";
+  if (mode === "") errs = errMissingField("mode");
+  else if (mode !== "Proxy" && mode !== "Serve") errs = errInvalidValue(mode, "mode");
+  const activators = typeof spec.numActivators === "number" ? spec.numActivators : 0;
+  if (activators < 0) errs = also(errs, errInvalidValue(activators, "numActivators"));
+  return also(
+    errs,
+    validateNamespacedObjectReference(asObject(spec.objectRef))?.viaField("objectRef"),
+    validateProtocolType(spec.protocolType)?.viaField("protocolType"),
+  );
+}

@@ -1,0 +1,108 @@
+/**
+ * The creator / lastModifier annotations (spec §1.6): set while defaulting (serving `SetUserInfo`) and
+ * checked on UPDATE validation (knative/pkg `apis.ValidateCreatorAndModifier`). Which kinds take part
+ * (Service and DomainMapping always, Configuration and Route only without ownerReferences) is the
+ * caller's decision.
+ */
+import { errInvalidValue, FieldError, also } from "../apis/field-error.js";
+import type { GoType } from "../apis/gojson/index.js";
+import { knativeTypes } from "../apis/gojson/index.js";
+import type { RequestContext } from "./context.js";
+import { semanticEqual } from "./semantic-equal.js";
+
+export const CREATOR_ANNOTATION = "serving.knative.dev/creator";
+export const UPDATER_ANNOTATION = "serving.knative.dev/lastModifier";
+
+type JsonObject = Record<string, unknown>;
+
+/**
+ * SetUserInfo on the whole object `obj`. CREATE stamps both annotations with the request's username
+ * (overwriting what the client sent); UPDATE stamps lastModifier only when the defaulted spec differs
+ * semantically from the baseline's; the baseline pass (operation "", no user) changes nothing. The spec's
+ * Go type comes from `specType` or else from the object's apiVersion/kind.
+ */
+export function setUserInfo(obj: JsonObject, oldSpec: unknown, newSpec: unknown, ctx: RequestContext, specType?: GoType): void {
+  const user = ctx.userInfo;
+  if (user === undefined || ctx.operation === "") return;
+  if (ctx.operation === "UPDATE") {
+    if (semanticEqual(oldSpec, newSpec, specType ?? specTypeOf(obj))) return;
+    annotationsOf(obj)[UPDATER_ANNOTATION] = user.username;
+    return;
+  }
+  const annotations = annotationsOf(obj);
+  annotations[CREATOR_ANNOTATION] = user.username;
+  annotations[UPDATER_ANNOTATION] = user.username;
+}
+
+/**
+ * ValidateCreatorAndModifier on UPDATE, with paths from the object root
+ * (`metadata.annotations.serving.knative.dev/…`): the creator may never change, and lastModifier may
+ * change only together with the spec. `oldObj` is the old object as stored (not defaulted).
+ */
+export function validateCreatorAndModifier(oldObj: unknown, newObj: unknown, ctx: RequestContext, specType?: GoType): FieldError | undefined {
+  if (ctx.operation !== "UPDATE") return undefined;
+  const oldAnnotations = readAnnotations(oldObj);
+  const newAnnotations = readAnnotations(newObj);
+  let errs: FieldError | undefined;
+  if (annotation(oldAnnotations, CREATOR_ANNOTATION) !== annotation(newAnnotations, CREATOR_ANNOTATION)) {
+    errs = new FieldError({ message: "annotation value is immutable", paths: [CREATOR_ANNOTATION] });
+  }
+  const newModifier = annotation(newAnnotations, UPDATER_ANNOTATION);
+  if (annotation(oldAnnotations, UPDATER_ANNOTATION) !== newModifier) {
+    const type = specType ?? (isObject(newObj) ? specTypeOf(newObj) : undefined);
+    if (semanticEqual(specOf(oldObj), specOf(newObj), type)) errs = also(errs, errInvalidValue(newModifier, UPDATER_ANNOTATION));
+  }
+  return errs?.viaField("metadata.annotations");
+}
+
+function isObject(v: unknown): v is JsonObject {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+function specOf(obj: unknown): unknown {
+  return isObject(obj) ? obj["spec"] : undefined;
+}
+
+function readAnnotations(obj: unknown): JsonObject | undefined {
+  const metadata = isObject(obj) ? obj["metadata"] : undefined;
+  const annotations = isObject(metadata) ? metadata["annotations"] : undefined;
+  return isObject(annotations) ? annotations : undefined;
+}
+
+/** A missing key reads as "", as a Go map lookup does. */
+function annotation(annotations: JsonObject | undefined, key: string): string {
+  const v = annotations?.[key];
+  return typeof v === "string" ? v : "";
+}
+
+/** metadata.annotations, created when absent (Go allocates the map before writing). */
+function annotationsOf(obj: JsonObject): JsonObject {
+  let metadata = obj["metadata"];
+  if (!isObject(metadata)) {
+    metadata = {};
+    obj["metadata"] = metadata;
+  }
+  const meta = metadata as JsonObject;
+  let annotations = meta["annotations"];
+  if (!isObject(annotations)) {
+    annotations = {};
+    meta["annotations"] = annotations;
+  }
+  return annotations as JsonObject;
+}
+
+/** `spec` field type of each registered kind, keyed like knativeTypes (`group/version, Kind=Kind`). */
+const specTypes = new Map<string, GoType | undefined>();
+
+function specTypeOf(obj: JsonObject): GoType | undefined {
+  const apiVersion = obj["apiVersion"];
+  const kind = obj["kind"];
+  if (typeof apiVersion !== "string" || typeof kind !== "string") return undefined;
+  const key = `${apiVersion}, Kind=${kind}`;
+  if (specTypes.has(key)) return specTypes.get(key);
+  const type = knativeTypes.get(key);
+  const spec = type?.kind === "struct" ? type.exact.get("spec")?.type : undefined;
+  // Only registered kinds are cached, so the map stays bounded whatever clients send.
+  if (type !== undefined) specTypes.set(key, spec);
+  return spec;
+}

@@ -1,0 +1,182 @@
+import { describe, expect, it } from "vitest";
+import { renderFieldError, viaField } from "../apis/field-error.js";
+import type { FeaturesConfig, Flag } from "../config/types.js";
+import { allMountedVolumes, cleanPath, validateVolumeMounts, validateVolumes } from "./volumes.js";
+
+/** The flags these rules read, at Knative's defaults. */
+function features(overrides: Partial<Record<keyof FeaturesConfig, Flag>> = {}): FeaturesConfig {
+  return {
+    podSpecVolumesEmptyDir: "Enabled",
+    podSpecVolumesHostPath: "Disabled",
+    podSpecPersistentVolumeClaim: "Disabled",
+    podSpecPersistentVolumeWrite: "Disabled",
+    ...overrides,
+  } as FeaturesConfig;
+}
+
+describe("cleanPath (Go's path.Clean)", () => {
+  // From golang/go src/path/path_test.go.
+  const cases: ReadonlyArray<readonly [string, string]> = [
+    ["", "."],
+    ["abc", "abc"],
+    ["abc/def", "abc/def"],
+    [".", "."],
+    ["..", ".."],
+    ["../..", "../.."],
+    ["../../abc", "../../abc"],
+    ["/abc", "/abc"],
+    ["/", "/"],
+    ["abc/", "abc"],
+    ["/abc/def/", "/abc/def"],
+    ["//abc", "/abc"],
+    ["abc//def//ghi", "abc/def/ghi"],
+    ["abc/./def", "abc/def"],
+    ["/./abc/def", "/abc/def"],
+    ["abc/def/ghi/../jkl", "abc/def/jkl"],
+    ["abc/def/../ghi/../jkl", "abc/jkl"],
+    ["abc/def/..", "abc"],
+    ["abc/def/../..", "."],
+    ["/abc/def/../..", "/"],
+    ["abc/def/../../..", ".."],
+    ["/abc/def/../../..", "/"],
+    ["abc/def/../../../ghi/jkl/../../../mno", "../../mno"],
+    ["abc/./../def", "def"],
+    ["abc//./../def", "def"],
+    ["abc/../../././../def", "../../def"],
+    ["/dev/./", "/dev"],
+    ["/dev/log/", "/dev/log"],
+  ];
+  it.each(cases)("%j → %j", (input, want) => {
+    expect(cleanPath(input)).toBe(want);
+  });
+});
+
+describe("validateVolumes", () => {
+  const secret = (name: string) => ({ name, secret: { secretName: "s" } });
+  const cases: ReadonlyArray<
+    readonly [name: string, volumes: unknown[], flags: Partial<Record<keyof FeaturesConfig, Flag>>, want: string]
+  > = [
+    ["a mounted secret", [secret("a")], {}, ""],
+    ["duplicate names", [secret("a"), { name: "a", configMap: { name: "c" } }], {}, 'duplicate volume name "a": v[1].name'],
+    ["a volume nobody mounts", [secret("unused")], {}, 'volume with name "unused" not mounted: v[0].name'],
+    [
+      "a missing name replaces the feature errors found before it (Go quirk)",
+      [{ name: "", emptyDir: {} }],
+      { podSpecVolumesEmptyDir: "Disabled" },
+      'missing field(s): v[0].name\nmust not set the field(s): v[0].emptyDir\nvolume with name "" not mounted: v[0].name',
+    ],
+    ["an invalid name", [{ name: "Bad_Name", secret: {} }], {}, 'invalid value: Bad_Name: v[0].name\nvolume with name "Bad_Name" not mounted: v[0].name'],
+    [
+      "a source behind a Disabled flag: feature error and mask error",
+      [{ name: "a", hostPath: { path: "/var/log" } }],
+      {},
+      "HostPath volume support is disabled, but found HostPath volume a: \nmust not set the field(s): v[0].hostPath",
+    ],
+    [
+      "Allowed passes the mask but not the check",
+      [{ name: "a", emptyDir: {} }],
+      { podSpecVolumesEmptyDir: "Allowed" },
+      "EmptyDir volume support is disabled, but found EmptyDir volume a: ",
+    ],
+    [
+      "PVC support and write support are separate flags",
+      [{ name: "a", persistentVolumeClaim: { claimName: "c" } }],
+      { podSpecPersistentVolumeClaim: "Enabled" },
+      "Persistent volume write support is disabled, but found persistent volume claim c that is not read-only: ",
+    ],
+    [
+      "csi has no flag in Knative 1.17 and is never allowed",
+      [{ name: "a", csi: { driver: "d" } }],
+      { podSpecVolumesHostPath: "Enabled" },
+      "expected exactly one, got neither: v[0].configMap, v[0].emptyDir, v[0].hostPath, v[0].projected, v[0].secret\nmust not set the field(s): v[0].csi",
+    ],
+    ["two sources", [{ name: "a", secret: {}, configMap: {} }], {}, "expected exactly one, got both: v[0].configMap, v[0].secret"],
+    [
+      "item paths carry no source segment",
+      [{ name: "a", configMap: { items: [{ key: "k" }, { path: "p" }] } }],
+      {},
+      "missing field(s): v[0].items[0].path, v[0].items[1].key",
+    ],
+    [
+      "projected sources are indexed as projected[j]",
+      [{ name: "a", projected: { sources: [{}, { serviceAccountToken: {} }, { secret: { name: "s" }, clusterTrustBundle: { path: "p" } }] } }],
+      {},
+      "expected exactly one, got neither: v[0].projected[0].configMap, v[0].projected[0].downwardAPI, v[0].projected[0].secret, v[0].projected[0].serviceAccountToken\n" +
+        "missing field(s): v[0].projected[1].serviceAccountToken.path\n" +
+        "must not set the field(s): v[0].projected[2].clusterTrustBundle",
+    ],
+    [
+      "downwardAPI items need exactly one ref and a path",
+      [{ name: "a", projected: { sources: [{ downwardAPI: { items: [{ path: "x" }, { fieldRef: {}, resourceFieldRef: {} }] } }] } }],
+      {},
+      "Within a single item, cannot set both: v[0].projected[0].downwardAPI.items[1].fieldRef, v[0].projected[0].downwardAPI.items[1].resourceFieldRef\n" +
+        "expected exactly one, got neither: v[0].projected[0].downwardAPI.items[0].fieldRef, v[0].projected[0].downwardAPI.items[0].resourceFieldRef\n" +
+        "missing field(s): v[0].projected[0].downwardAPI.items[1].path",
+    ],
+    [
+      "emptyDir medium and a negative size",
+      [{ name: "a", emptyDir: { medium: "HugePages", sizeLimit: "-500m" } }],
+      {},
+      "invalid value: -500m: v[0].emptyDir.sizeLimit\ninvalid value: HugePages: v[0].emptyDir.medium",
+    ],
+  ];
+  it.each(cases)("%s", (_name, volumes, flags, want) => {
+    const mounted = new Set(["a"]);
+    const { errs } = validateVolumes(volumes, mounted, features(flags));
+    expect(renderFieldError(viaField(errs, "v"))).toBe(want);
+  });
+
+  it("indexes the volumes by name, the last one winning", () => {
+    const { volumes } = validateVolumes([secret("a"), { name: "a", configMap: {} }], new Set(["a"]), features());
+    expect(volumes.get("a")).toEqual({ name: "a", configMap: {} });
+  });
+});
+
+describe("allMountedVolumes", () => {
+  it("collects the mounts of every container list", () => {
+    const names = allMountedVolumes([[{ volumeMounts: [{ name: "a" }] }], [null, { volumeMounts: [{ name: "b" }, null] }]]);
+    expect([...names].sort()).toEqual(["", "a", "b"]);
+  });
+});
+
+describe("validateVolumeMounts", () => {
+  const volumes = new Map<string, Record<string, unknown>>([
+    ["s", { name: "s", secret: {} }],
+    ["e", { name: "e", emptyDir: {} }],
+    ["rw", { name: "rw", persistentVolumeClaim: { claimName: "c" } }],
+    ["ro", { name: "ro", persistentVolumeClaim: { claimName: "c", readOnly: true } }],
+  ]);
+  const cases: ReadonlyArray<readonly [name: string, mounts: unknown[], want: string]> = [
+    ["a read-only secret mount", [{ name: "s", mountPath: "/s", readOnly: true }], ""],
+    ["writable emptyDir and PVC mounts", [{ name: "e", mountPath: "/e" }, { name: "rw", mountPath: "/rw" }], ""],
+    ["a writable secret mount", [{ name: "s", mountPath: "/s" }], "volume mount should be readOnly for this type of volume: m[0].readOnly"],
+    [
+      "an unknown volume",
+      [{ name: "nope", mountPath: "/x", readOnly: true }],
+      "volumeMount has no matching volume: m[0].name",
+    ],
+    ["a read-only PVC mounted writable", [{ name: "ro", mountPath: "/ro" }], "volume is readOnly but volume mount is not: m[0].readOnly"],
+    [
+      "reserved, relative, empty and duplicate paths",
+      [
+        { name: "s", mountPath: "/dev/./", readOnly: true },
+        { name: "s", mountPath: "rel", readOnly: true },
+        { name: "s", mountPath: "", readOnly: true },
+        { name: "s", mountPath: "/etc/app", readOnly: true },
+        { name: "s", mountPath: "/etc/app/", readOnly: true },
+      ],
+      'invalid value: "/etc/app/" must be unique: m[4].mountPath\n' +
+        "invalid value: rel: m[1].mountPath\n" +
+        "missing field(s): m[2].mountPath\n" +
+        'mountPath "/dev" is a reserved path: m[0].mountPath',
+    ],
+    [
+      "mountPropagation and subPathExpr are disallowed [v0.44.2]",
+      [{ name: "e", mountPath: "/e", mountPropagation: "None", subPathExpr: "$(X)" }],
+      "must not set the field(s): m[0].mountPropagation, m[0].subPathExpr",
+    ],
+  ];
+  it.each(cases)("%s", (_name, mounts, want) => {
+    expect(renderFieldError(viaField(validateVolumeMounts(mounts, volumes), "m"))).toBe(want);
+  });
+});

@@ -1,0 +1,344 @@
+/**
+ * Volumes and volume mounts (serving `k8s_validation.go`: ValidateVolumes, validateVolume and its source
+ * helpers, validateVolumeMounts; `fieldmask.go`: VolumeSourceMask, VolumeProjectionMask, … VolumeMountMask),
+ * spec §3.5.4 and the volumeMounts part of §3.5.6.
+ */
+import {
+  also,
+  errGeneric,
+  errInvalidValue,
+  errMissingField,
+  errMissingOneOf,
+  errMultipleOneOf,
+  goQuote,
+  viaField,
+  viaFieldIndex,
+  viaIndex,
+  type FieldError,
+} from "../apis/field-error.js";
+import { isDNS1123Label } from "../apis/k8s-names.js";
+import { parseQuantity, quantitySign } from "../apis/quantity.js";
+import type { FeaturesConfig } from "../config/types.js";
+import {
+  arrayField,
+  asStruct,
+  boolField,
+  checkDisallowedFields,
+  defineMask,
+  objectField,
+  stringField,
+  type FieldMask,
+  type JsonObject,
+} from "./field-mask.js";
+
+/** Declared volumes by name (the last one wins, as Go's map assignment does). */
+export type VolumesByName = ReadonlyMap<string, JsonObject>;
+
+// VolumeSourceMask: secret, configMap, projected always; emptyDir, persistentVolumeClaim, hostPath unless
+// their flag is Disabled. [v0.44.2] csi, ephemeral and image had no flag and are never copied.
+const VOLUME_SOURCE_ALWAYS = ["secret", "configMap", "projected"] as const;
+const volumeSourceMasks = new WeakMap<FeaturesConfig, FieldMask>();
+
+function volumeSourceMask(features: FeaturesConfig): FieldMask {
+  let mask = volumeSourceMasks.get(features);
+  if (mask === undefined) {
+    const allowed: string[] = [...VOLUME_SOURCE_ALWAYS];
+    if (features.podSpecVolumesEmptyDir !== "Disabled") allowed.push("emptyDir");
+    if (features.podSpecPersistentVolumeClaim !== "Disabled") allowed.push("persistentVolumeClaim");
+    if (features.podSpecVolumesHostPath !== "Disabled") allowed.push("hostPath");
+    mask = defineMask("core.Volume", ["name", ...allowed]);
+    volumeSourceMasks.set(features, mask);
+  }
+  return mask;
+}
+
+const VOLUME_PROJECTION_MASK = defineMask("core.VolumeProjection", ["secret", "configMap", "serviceAccountToken", "downwardAPI"]);
+const CONFIG_MAP_PROJECTION_MASK = defineMask("core.ConfigMapProjection", ["name", "items", "optional"]);
+const SECRET_PROJECTION_MASK = defineMask("core.SecretProjection", ["name", "items", "optional"]);
+const SERVICE_ACCOUNT_TOKEN_PROJECTION_MASK = defineMask("core.ServiceAccountTokenProjection", ["audience", "expirationSeconds", "path"]);
+const DOWNWARD_API_PROJECTION_MASK = defineMask("core.DownwardAPIProjection", ["items"]);
+const DOWNWARD_API_VOLUME_FILE_MASK = defineMask("core.DownwardAPIVolumeFile", ["path", "fieldRef", "resourceFieldRef", "mode"]);
+const KEY_TO_PATH_MASK = defineMask("core.KeyToPath", ["key", "path", "mode"]);
+// VolumeMountMask. [v0.44.2] mountPropagation is not copied (no flag yet).
+const VOLUME_MOUNT_MASK = defineMask("core.VolumeMount", ["name", "readOnly", "mountPath", "subPath"]);
+
+const RESERVED_PATHS: ReadonlySet<string> = new Set(["/", "/dev", "/dev/log"]);
+
+/** AllMountedVolumes: names mounted by any of the containers. */
+export function allMountedVolumes(containerLists: readonly (readonly unknown[])[]): Set<string> {
+  const names = new Set<string>();
+  for (const containers of containerLists) {
+    for (const c of containers) {
+      for (const vm of arrayField(asStruct(c), "volumeMounts")) names.add(stringField(asStruct(vm), "name"));
+    }
+  }
+  return names;
+}
+
+/** ValidateVolumes (spec §3.5.4): paths relative to `volumes`. */
+export function validateVolumes(
+  vs: readonly unknown[],
+  mountedVolumes: ReadonlySet<string>,
+  features: FeaturesConfig,
+): { volumes: VolumesByName; errs: FieldError | undefined } {
+  const volumes = new Map<string, JsonObject>();
+  let errs: FieldError | undefined;
+  for (let i = 0; i < vs.length; i++) {
+    const volume = asStruct(vs[i]);
+    const name = stringField(volume, "name");
+    if (volumes.has(name)) {
+      errs = also(errs, errGeneric(`duplicate volume name ${goQuote(name)}`, "name").viaIndex(i));
+    }
+    if (!mountedVolumes.has(name)) {
+      errs = also(errs, errGeneric(`volume with name ${goQuote(name)} not mounted`, "name").viaIndex(i));
+    }
+    errs = also(errs, viaIndex(validateVolume(volume, features), i));
+    volumes.set(name, volume);
+  }
+  return { volumes, errs };
+}
+
+function validatePersistentVolumeClaims(volume: JsonObject, features: FeaturesConfig): FieldError | undefined {
+  const pvc = objectField(volume, "persistentVolumeClaim");
+  if (pvc === undefined) return undefined;
+  let errs: FieldError | undefined;
+  const claimName = stringField(pvc, "claimName");
+  if (features.podSpecPersistentVolumeClaim !== "Enabled") {
+    errs = also(errs, errGeneric(`Persistent volume claim support is disabled, but found persistent volume claim ${claimName}`));
+  }
+  if (!boolField(pvc, "readOnly") && features.podSpecPersistentVolumeWrite !== "Enabled") {
+    errs = also(
+      errs,
+      errGeneric(`Persistent volume write support is disabled, but found persistent volume claim ${claimName} that is not read-only`),
+    );
+  }
+  return errs;
+}
+
+/**
+ * validateVolume. Quirk kept from Go: a missing or invalid name replaces every error found before it (the
+ * feature-flag errors), it is not added to them.
+ */
+function validateVolume(volume: JsonObject, features: FeaturesConfig): FieldError | undefined {
+  const name = stringField(volume, "name");
+  let errs = validatePersistentVolumeClaims(volume, features);
+  if (objectField(volume, "emptyDir") !== undefined && features.podSpecVolumesEmptyDir !== "Enabled") {
+    errs = also(errs, errGeneric(`EmptyDir volume support is disabled, but found EmptyDir volume ${name}`));
+  }
+  if (objectField(volume, "hostPath") !== undefined && features.podSpecVolumesHostPath !== "Enabled") {
+    errs = also(errs, errGeneric(`HostPath volume support is disabled, but found HostPath volume ${name}`));
+  }
+  // VolumeMask copies the name and the whole VolumeSource: it never reports anything.
+  if (name === "") errs = errMissingField("name");
+  else if (isDNS1123Label(name).length !== 0) errs = errInvalidValue(name, "name");
+
+  errs = also(errs, checkDisallowedFields(volume, volumeSourceMask(features)));
+  let specified: string[] | undefined;
+  const secret = objectField(volume, "secret");
+  if (secret !== undefined) {
+    (specified ??= []).push("secret");
+    errs = also(errs, validateItems(secret));
+  }
+  const configMap = objectField(volume, "configMap");
+  if (configMap !== undefined) {
+    (specified ??= []).push("configMap");
+    errs = also(errs, validateItems(configMap));
+  }
+  const projected = objectField(volume, "projected");
+  if (projected !== undefined) {
+    (specified ??= []).push("projected");
+    const sources = arrayField(projected, "sources");
+    for (let i = 0; i < sources.length; i++) {
+      errs = also(errs, viaFieldIndex(validateProjectedVolumeSource(asStruct(sources[i])), "projected", i));
+    }
+  }
+  const emptyDir = objectField(volume, "emptyDir");
+  if (emptyDir !== undefined) {
+    (specified ??= []).push("emptyDir");
+    errs = also(errs, viaField(validateEmptyDirFields(emptyDir), "emptyDir"));
+  }
+  if (objectField(volume, "persistentVolumeClaim") !== undefined) (specified ??= []).push("persistentVolumeClaim");
+  if (objectField(volume, "hostPath") !== undefined) (specified ??= []).push("hostPath");
+
+  if (specified === undefined) {
+    const fieldPaths = ["secret", "configMap", "projected"];
+    if (features.podSpecVolumesEmptyDir === "Enabled") fieldPaths.push("emptyDir");
+    if (features.podSpecPersistentVolumeClaim === "Enabled") fieldPaths.push("persistentVolumeClaim");
+    if (features.podSpecVolumesHostPath === "Enabled") fieldPaths.push("hostPath");
+    errs = also(errs, errMissingOneOf(...fieldPaths));
+  } else if (specified.length > 1) {
+    errs = also(errs, errMultipleOneOf(...specified));
+  }
+  return errs;
+}
+
+/** `items` of a secret or configMap volume; the paths carry no `secret.`/`configMap.` segment (as in Go). */
+function validateItems(source: JsonObject): FieldError | undefined {
+  let errs: FieldError | undefined;
+  const items = arrayField(source, "items");
+  for (let i = 0; i < items.length; i++) errs = also(errs, viaFieldIndex(validateKeyToPath(asStruct(items[i])), "items", i));
+  return errs;
+}
+
+function validateProjectedVolumeSource(vp: JsonObject): FieldError | undefined {
+  let errs = checkDisallowedFields(vp, VOLUME_PROJECTION_MASK);
+  let specified: string[] | undefined;
+  const secret = objectField(vp, "secret");
+  if (secret !== undefined) {
+    (specified ??= []).push("secret");
+    errs = also(errs, viaField(validateSecretProjection(secret), "secret"));
+  }
+  const configMap = objectField(vp, "configMap");
+  if (configMap !== undefined) {
+    (specified ??= []).push("configMap");
+    errs = also(errs, viaField(validateConfigMapProjection(configMap), "configMap"));
+  }
+  const serviceAccountToken = objectField(vp, "serviceAccountToken");
+  if (serviceAccountToken !== undefined) {
+    (specified ??= []).push("serviceAccountToken");
+    errs = also(errs, viaField(validateServiceAccountTokenProjection(serviceAccountToken), "serviceAccountToken"));
+  }
+  const downwardAPI = objectField(vp, "downwardAPI");
+  if (downwardAPI !== undefined) {
+    (specified ??= []).push("downwardAPI");
+    errs = also(errs, viaField(validateDownwardAPIProjection(downwardAPI), "downwardAPI"));
+  }
+  if (specified === undefined) errs = also(errs, errMissingOneOf("secret", "configMap", "serviceAccountToken", "downwardAPI"));
+  else if (specified.length > 1) errs = also(errs, errMultipleOneOf(...specified));
+  return errs;
+}
+
+// The LocalObjectReferenceMask checks of the two projections below copy `name`, the only field: omitted.
+function validateConfigMapProjection(cmp: JsonObject): FieldError | undefined {
+  let errs = checkDisallowedFields(cmp, CONFIG_MAP_PROJECTION_MASK);
+  if (stringField(cmp, "name") === "") errs = also(errs, errMissingField("name"));
+  return also(errs, validateItems(cmp));
+}
+
+function validateSecretProjection(sp: JsonObject): FieldError | undefined {
+  let errs = checkDisallowedFields(sp, SECRET_PROJECTION_MASK);
+  if (stringField(sp, "name") === "") errs = also(errs, errMissingField("name"));
+  return also(errs, validateItems(sp));
+}
+
+function validateServiceAccountTokenProjection(sp: JsonObject): FieldError | undefined {
+  const errs = checkDisallowedFields(sp, SERVICE_ACCOUNT_TOKEN_PROJECTION_MASK);
+  // audience and expirationSeconds are optional.
+  return stringField(sp, "path") === "" ? also(errs, errMissingField("path")) : errs;
+}
+
+function validateDownwardAPIProjection(dapi: JsonObject): FieldError | undefined {
+  let errs = checkDisallowedFields(dapi, DOWNWARD_API_PROJECTION_MASK);
+  const items = arrayField(dapi, "items");
+  for (let i = 0; i < items.length; i++) {
+    errs = also(errs, viaFieldIndex(validateDownwardAPIVolumeFile(asStruct(items[i])), "items", i));
+  }
+  return errs;
+}
+
+function validateDownwardAPIVolumeFile(vf: JsonObject): FieldError | undefined {
+  let errs = checkDisallowedFields(vf, DOWNWARD_API_VOLUME_FILE_MASK);
+  const fieldRef = objectField(vf, "fieldRef");
+  const resourceFieldRef = objectField(vf, "resourceFieldRef");
+  if (fieldRef === undefined && resourceFieldRef === undefined) errs = also(errs, errMissingOneOf("fieldRef", "resourceFieldRef"));
+  if (fieldRef !== undefined && resourceFieldRef !== undefined) {
+    errs = also(errs, errGeneric("Within a single item, cannot set both", "resourceFieldRef", "fieldRef"));
+  }
+  if (stringField(vf, "path") === "") errs = also(errs, errMissingField("path"));
+  return errs;
+}
+
+function validateKeyToPath(k2p: JsonObject): FieldError | undefined {
+  let errs = checkDisallowedFields(k2p, KEY_TO_PATH_MASK);
+  if (stringField(k2p, "key") === "") errs = also(errs, errMissingField("key"));
+  if (stringField(k2p, "path") === "") errs = also(errs, errMissingField("path"));
+  return errs;
+}
+
+function validateEmptyDirFields(dir: JsonObject): FieldError | undefined {
+  let errs: FieldError | undefined;
+  const medium = stringField(dir, "medium");
+  if (medium !== "" && medium !== "Memory") errs = also(errs, errInvalidValue(medium, "medium"));
+  // `SizeLimit.Value() < 0`: Value() rounds away from zero, so any negative quantity is below zero.
+  const sizeLimit = dir["sizeLimit"];
+  if (typeof sizeLimit === "string") {
+    const q = parseQuantity(sizeLimit);
+    if (q.ok && quantitySign(q.quantity) < 0) errs = also(errs, errInvalidValue(sizeLimit, "sizeLimit"));
+  }
+  return errs;
+}
+
+/** validateVolumeMounts of one container (spec §3.5.6): paths relative to `volumeMounts`. */
+export function validateVolumeMounts(mounts: readonly unknown[], volumes: VolumesByName): FieldError | undefined {
+  let errs: FieldError | undefined;
+  const seenMountPath = new Set<string>();
+  for (let i = 0; i < mounts.length; i++) {
+    const vm = asStruct(mounts[i]);
+    errs = also(errs, viaIndex(checkDisallowedFields(vm, VOLUME_MOUNT_MASK), i));
+    const name = stringField(vm, "name");
+    const volume = volumes.get(name);
+    // This also catches an empty name: a declared volume cannot have one.
+    if (volume === undefined) errs = also(errs, errGeneric("volumeMount has no matching volume", "name").viaIndex(i));
+
+    const mountPath = stringField(vm, "mountPath");
+    const cleaned = cleanPath(mountPath);
+    if (mountPath === "") {
+      errs = also(errs, errMissingField("mountPath").viaIndex(i));
+    } else if (RESERVED_PATHS.has(cleaned)) {
+      errs = also(errs, errGeneric(`mountPath ${goQuote(cleaned)} is a reserved path`, "mountPath").viaIndex(i));
+    } else if (!mountPath.startsWith("/")) {
+      errs = also(errs, errInvalidValue(mountPath, "mountPath").viaIndex(i));
+    } else if (seenMountPath.has(cleaned)) {
+      errs = also(errs, errInvalidValue(`${goQuote(mountPath)} must be unique`, "mountPath").viaIndex(i));
+    }
+    seenMountPath.add(cleaned);
+
+    // [v0.44.2] Only emptyDir and PVC volumes may be mounted writable (a missing volume counts as neither).
+    const readOnly = boolField(vm, "readOnly");
+    const pvc = volume === undefined ? undefined : objectField(volume, "persistentVolumeClaim");
+    const shouldCheckReadOnlyVolume = (volume === undefined || objectField(volume, "emptyDir") === undefined) && pvc === undefined;
+    if (shouldCheckReadOnlyVolume && !readOnly) {
+      errs = also(errs, errGeneric("volume mount should be readOnly for this type of volume", "readOnly").viaIndex(i));
+    }
+    if (pvc !== undefined && boolField(pvc, "readOnly") && !readOnly) {
+      errs = also(errs, errGeneric("volume is readOnly but volume mount is not", "readOnly").viaIndex(i));
+    }
+  }
+  return errs;
+}
+
+/** Go's `path.Clean`. */
+export function cleanPath(p: string): string {
+  if (p === "") return ".";
+  const rooted = p.charCodeAt(0) === 0x2f;
+  const n = p.length;
+  let out = rooted ? "/" : "";
+  let r = rooted ? 1 : 0;
+  let dotdot = out.length;
+  while (r < n) {
+    const c = p.charCodeAt(r);
+    if (c === 0x2f) {
+      r++;
+    } else if (c === 0x2e && (r + 1 === n || p.charCodeAt(r + 1) === 0x2f)) {
+      r++;
+    } else if (c === 0x2e && p.charCodeAt(r + 1) === 0x2e && (r + 2 === n || p.charCodeAt(r + 2) === 0x2f)) {
+      r += 2;
+      if (out.length > dotdot) {
+        // Backtrack to the previous element.
+        let w = out.length - 1;
+        while (w > dotdot && out.charCodeAt(w) !== 0x2f) w--;
+        out = out.slice(0, w);
+      } else if (!rooted) {
+        out += out.length > 0 ? "/.." : "..";
+        dotdot = out.length;
+      }
+    } else {
+      if ((rooted && out.length !== 1) || (!rooted && out.length !== 0)) out += "/";
+      const end = p.indexOf("/", r);
+      const stop = end < 0 ? n : end;
+      out += p.slice(r, stop);
+      r = stop;
+    }
+  }
+  return out === "" ? "." : out;
+}
