@@ -1,32 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { renderFieldError } from "../apis/field-error.js";
+import { DEFAULT_AUTOSCALER } from "../config/autoscaler.js";
 import type { AdmissionConfig, AutoscalerConfig } from "../config/types.js";
 import { validateAutoscalingAnnotations, validateAutoscalingAnnotationsWith } from "./autoscaling-annotations.js";
 import type { RequestContext } from "./context.js";
 
-/** config-autoscaler defaults (spec §5.4); only class, limit and zero-initial-scale matter here. */
-const DEFAULTS: AutoscalerConfig = {
-  podAutoscalerClass: "kpa.autoscaling.knative.dev",
-  enableScaleToZero: true,
-  allowZeroInitialScale: false,
-  maxScaleUpRate: 1000,
-  maxScaleDownRate: 2,
-  containerConcurrencyTargetFraction: 0.7,
-  containerConcurrencyTargetDefault: 100,
-  rpsTargetDefault: 200,
-  targetBurstCapacity: 211,
-  panicWindowPercentage: 10,
-  activatorCapacity: 100,
-  panicThresholdPercentage: 200,
-  initialScale: 1,
-  minScale: 0,
-  maxScale: 0,
-  maxScaleLimit: 0,
-  stableWindowSeconds: 60,
-  scaleDownDelaySeconds: 0,
-  scaleToZeroGracePeriodSeconds: 30,
-  scaleToZeroPodRetentionPeriodSeconds: 0,
-};
+/** config-autoscaler with Knative's defaults (spec §5.4); only class, limit and zero-initial-scale matter here. */
+const DEFAULTS: AutoscalerConfig = DEFAULT_AUTOSCALER;
 
 const A = "autoscaling.knative.dev/";
 const CLASS = A + "class";

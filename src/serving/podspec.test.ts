@@ -3,103 +3,36 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { viaField, type FieldError } from "../apis/field-error.js";
 import { decodeGo, knativeTypes } from "../apis/gojson/index.js";
+import { DEFAULT_DEFAULTS, parseDefaultsConfig } from "../config/defaults.js";
+import { DEFAULT_FEATURES, parseFeaturesConfig } from "../config/features.js";
 import type { DefaultsConfig, FeaturesConfig, Flag } from "../config/types.js";
 import { VECTORS_DIR } from "../../test/conformance/paths.js";
 import { validateRevisionSpecWith, type RevisionSpecConfig } from "./podspec.js";
 
 // ---------------------------------------------------------------------------------------------
-// Configuration fixtures: Knative 1.17's defaults, and a small config-features / config-defaults reader.
-
-const FEATURE_KEYS: ReadonlyArray<readonly [key: string, field: keyof FeaturesConfig]> = [
-  ["multi-container", "multiContainer"],
-  ["multi-container-probing", "multiContainerProbing"],
-  ["kubernetes.podspec-affinity", "podSpecAffinity"],
-  ["kubernetes.podspec-topologyspreadconstraints", "podSpecTopologySpreadConstraints"],
-  ["kubernetes.podspec-dryrun", "podSpecDryRun"],
-  ["kubernetes.podspec-hostaliases", "podSpecHostAliases"],
-  ["kubernetes.podspec-fieldref", "podSpecFieldRef"],
-  ["kubernetes.podspec-nodeselector", "podSpecNodeSelector"],
-  ["kubernetes.podspec-runtimeclassname", "podSpecRuntimeClassName"],
-  ["kubernetes.podspec-securitycontext", "podSpecSecurityContext"],
-  ["kubernetes.podspec-shareprocessnamespace", "podSpecShareProcessNamespace"],
-  ["kubernetes.podspec-hostipc", "podSpecHostIPC"],
-  ["kubernetes.podspec-hostpid", "podSpecHostPID"],
-  ["kubernetes.podspec-hostnetwork", "podSpecHostNetwork"],
-  ["kubernetes.podspec-priorityclassname", "podSpecPriorityClassName"],
-  ["kubernetes.podspec-schedulername", "podSpecSchedulerName"],
-  ["kubernetes.containerspec-addcapabilities", "containerSpecAddCapabilities"],
-  ["kubernetes.podspec-tolerations", "podSpecTolerations"],
-  ["kubernetes.podspec-volumes-emptydir", "podSpecVolumesEmptyDir"],
-  ["kubernetes.podspec-volumes-hostpath", "podSpecVolumesHostPath"],
-  ["kubernetes.podspec-persistent-volume-claim", "podSpecPersistentVolumeClaim"],
-  ["kubernetes.podspec-persistent-volume-write", "podSpecPersistentVolumeWrite"],
-  ["kubernetes.podspec-init-containers", "podSpecInitContainers"],
-  ["kubernetes.podspec-dnspolicy", "podSpecDNSPolicy"],
-  ["kubernetes.podspec-dnsconfig", "podSpecDNSConfig"],
-  ["secure-pod-defaults", "secureDefaults"],
-  ["tag-header-based-routing", "tagHeaderBasedRouting"],
-  ["autodetect-http2", "autoDetectHTTP2"],
-  ["queueproxy.mount-podinfo", "queueProxyMountPodInfo"],
-  ["queueproxy.resource-defaults", "queueProxyResourceDefaults"],
-];
+// Configuration fixtures: Knative 1.17's defaults from the real parsers, with per-test overrides.
 
 function features(overrides: Partial<Record<keyof FeaturesConfig, Flag>> = {}): FeaturesConfig {
-  const f: Record<string, Flag> = {};
-  for (const [, field] of FEATURE_KEYS) f[field] = "Disabled";
-  f["multiContainer"] = "Enabled";
-  f["podSpecVolumesEmptyDir"] = "Enabled";
-  f["podSpecDryRun"] = "Allowed";
-  return { ...(f as unknown as FeaturesConfig), ...overrides };
+  return { ...DEFAULT_FEATURES, ...overrides };
 }
 
 function defaults(overrides: Partial<DefaultsConfig> = {}): DefaultsConfig {
-  return {
-    revisionTimeoutSeconds: 300,
-    maxRevisionTimeoutSeconds: 600,
-    revisionResponseStartTimeoutSeconds: 0,
-    revisionIdleTimeoutSeconds: 0,
-    containerConcurrency: 0,
-    containerConcurrencyMaxLimit: 1000,
-    allowContainerConcurrencyZero: true,
-    enableServiceLinks: false,
-    userContainerName: () => "user-container",
-    initContainerName: () => "init-container",
-    revisionCpuRequest: undefined,
-    revisionMemoryRequest: undefined,
-    revisionEphemeralStorageRequest: undefined,
-    revisionCpuLimit: undefined,
-    revisionMemoryLimit: undefined,
-    revisionEphemeralStorageLimit: undefined,
-    ...overrides,
-  };
+  return { ...DEFAULT_DEFAULTS, ...overrides };
 }
 
 function admission(f: FeaturesConfig = features(), d: DefaultsConfig = defaults()): RevisionSpecConfig {
   return { features: f, defaults: d };
 }
 
-/** config-features as Knative 1.17 reads it: case-insensitive values, anything unknown keeps the default. */
+/** The vectors' config-features / config-defaults through the real parsers (their values are all valid). */
 function parseFeatures(data: Readonly<Record<string, string>> | undefined): FeaturesConfig {
-  const over: Partial<Record<keyof FeaturesConfig, Flag>> = {};
-  for (const [key, field] of FEATURE_KEYS) {
-    const raw = data?.[key]?.toLowerCase();
-    if (raw === "enabled") over[field] = "Enabled";
-    else if (raw === "allowed") over[field] = "Allowed";
-    else if (raw === "disabled") over[field] = "Disabled";
-  }
-  return features(over);
+  return parseFeaturesConfig(data ?? {});
 }
 
 function parseDefaults(data: Readonly<Record<string, string>> | undefined): DefaultsConfig {
-  const over: { -readonly [K in keyof DefaultsConfig]?: DefaultsConfig[K] } = {};
-  const int = (key: string) => (data?.[key] === undefined ? undefined : Number(data[key]));
-  const max = int("max-revision-timeout-seconds");
-  if (max !== undefined) over.maxRevisionTimeoutSeconds = max;
-  const ccMax = int("container-concurrency-max-limit");
-  if (ccMax !== undefined) over.containerConcurrencyMaxLimit = ccMax;
-  const zero = data?.["allow-container-concurrency-zero"];
-  if (zero !== undefined) over.allowContainerConcurrencyZero = zero.toLowerCase() === "true";
-  return defaults(over);
+  const r = parseDefaultsConfig(data ?? {});
+  if (!r.ok) throw new Error(`vector config-defaults must be valid: ${r.error}`);
+  return r.value;
 }
 
 // ---------------------------------------------------------------------------------------------

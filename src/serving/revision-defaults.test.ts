@@ -5,30 +5,14 @@
  */
 import { describe, expect, it } from "vitest";
 import type { ConfigSnapshot } from "../config/snapshot.js";
+import { DEFAULT_DEFAULTS } from "../config/defaults.js";
 import type { DefaultsConfig, FeaturesConfig } from "../config/types.js";
 import type { RequestContext } from "./context.js";
 import { defaultConfigurationSpec, defaultRevisionSpec } from "./revision-defaults.js";
 
 type JsonObject = Record<string, unknown>;
 
-const DEFAULTS: DefaultsConfig = {
-  revisionTimeoutSeconds: 300,
-  maxRevisionTimeoutSeconds: 600,
-  revisionResponseStartTimeoutSeconds: 300,
-  revisionIdleTimeoutSeconds: 0,
-  containerConcurrency: 0,
-  containerConcurrencyMaxLimit: 1000,
-  allowContainerConcurrencyZero: true,
-  enableServiceLinks: false,
-  userContainerName: () => "user-container",
-  initContainerName: () => "init-container",
-  revisionCpuRequest: undefined,
-  revisionMemoryRequest: undefined,
-  revisionEphemeralStorageRequest: undefined,
-  revisionCpuLimit: undefined,
-  revisionMemoryLimit: undefined,
-  revisionEphemeralStorageLimit: undefined,
-};
+const DEFAULTS: DefaultsConfig = DEFAULT_DEFAULTS;
 
 const FEATURES = { secureDefaults: "Disabled" } as FeaturesConfig;
 
