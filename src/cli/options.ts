@@ -23,7 +23,12 @@ export const SERVE_OPTIONS = [
   { flag: "metrics-host", env: "METRICS_HOST", default: "0.0.0.0", description: "address for the metrics listener" },
   { flag: "namespace", env: "SYSTEM_NAMESPACE", default: "knative-serving", description: "namespace of the webhook (certificate SANs; Secret, ConfigMaps and Leases in a cluster)" },
   { flag: "service-name", env: "WEBHOOK_NAME", default: "webhook", description: "name of the webhook's Service (certificate SANs)" },
-  { flag: "config-dir", env: "CONFIG_DIR", default: "", description: "standalone configuration: one file or mounted-volume directory per ConfigMap (config-features, config-defaults, ...)" },
+  { flag: "config-source", env: "CONFIG_SOURCE", default: "auto", description: "where config-features, config-defaults and config-autoscaler come from: cluster, dir, defaults, or auto (dir when --config-dir is set, else cluster when a kubeconfig or in-cluster credentials exist, else Knative's defaults)" },
+  { flag: "config-dir", env: "CONFIG_DIR", default: "", description: "configuration directory: one file (ConfigMap manifest or key/value map) or kubelet-mounted directory per ConfigMap; reloaded on change" },
+  { flag: "kubeconfig", env: "KUBECONFIG", default: "", description: "kubeconfig for the cluster source (else ~/.kube/config, else the in-cluster service account)" },
+  { flag: "config-watchdog", env: "CONFIG_WATCHDOG", default: "2m", description: "re-list the ConfigMaps when the watch brought no event or bookmark for this long" },
+  { flag: "kube-api-qps", env: "KUBE_API_QPS", default: "0", description: "client requests per second to the API server (0: Knative's 20)" },
+  { flag: "kube-api-burst", env: "KUBE_API_BURST", default: "0", description: "client request burst (0: Knative's 40)" },
   { flag: "log-level", env: "LOG_LEVEL", default: "info", description: "fatal, error, warn, info, debug, trace or silent" },
 ] as const satisfies readonly OptionSpec[];
 

@@ -1,8 +1,7 @@
 import { createServer as createHttpServer, type Server } from "node:http";
 import type { Logger } from "pino";
 import type { AdmissionDeps } from "../admission/deps.js";
-import { loadConfigDir } from "../config/dir.js";
-import { defaultSnapshot, type ConfigSnapshot } from "../config/snapshot.js";
+import { chooseConfigStoreMode, createConfigStore, type ConfigStore } from "../config/store.js";
 import { describeCertificate, generateTlsMaterial, loadTlsMaterial, writeTlsMaterial, type TlsMaterial } from "../kube/certificates.js";
 import type { WebhookServer } from "../server/app.js";
 import { createLogger, LOG_LEVELS, type LogLevel } from "../server/logging.js";
@@ -28,6 +27,42 @@ export function checkSettings(s: ServeSettings): void {
   parseDurationMs(s["drain-timeout"], "--drain-timeout (DRAIN_TIMEOUT)");
   parseDurationMs(s["request-timeout"], "--request-timeout (REQUEST_TIMEOUT)");
   if (!(LOG_LEVELS as readonly string[]).includes(s["log-level"])) throw new Error(`--log-level (LOG_LEVEL) must be one of ${LOG_LEVELS.join(", ")}, got "${s["log-level"]}"`);
+  parseDurationMs(s["config-watchdog"], "--config-watchdog (CONFIG_WATCHDOG)");
+  chooseConfigStoreMode({ source: s["config-source"], dir: s["config-dir"], kubeconfig: s.kubeconfig });
+}
+
+/**
+ * The live configuration (spec §1.10): a directory or the cluster's ConfigMaps, watched, or Knative's defaults.
+ * Cluster credentials are loaded up front so that bad ones fail the start with a clear message.
+ */
+async function openConfigStore(s: ServeSettings, logger: Logger, registry: import("prom-client").Registry): Promise<ConfigStore> {
+  const mode = chooseConfigStoreMode({ source: s["config-source"], dir: s["config-dir"], kubeconfig: s.kubeconfig });
+  let kubeConfig: import("@kubernetes/client-node").KubeConfig | undefined;
+  let clientRateLimits: import("../kube/client.js").ClientRateLimits | undefined;
+  if (mode === "cluster") {
+    const client = await import("../kube/client.js");
+    clientRateLimits = client.resolveClientRateLimits(s["kube-api-qps"], s["kube-api-burst"]);
+    const loaded = client.loadKubeConfig({ kubeconfig: s.kubeconfig === "" ? undefined : s.kubeconfig });
+    logger.info({ credentials: loaded.origin, server: loaded.server }, "using Kubernetes credentials");
+    kubeConfig = loaded.kubeConfig;
+  }
+  const store = createConfigStore({
+    mode,
+    namespace: s.namespace,
+    kubeConfig,
+    clientRateLimits,
+    dir: s["config-dir"] === "" ? undefined : s["config-dir"],
+    logger,
+    registry,
+    watchdogMs: parseDurationMs(s["config-watchdog"], "--config-watchdog"),
+  });
+  // The cluster may take a while (retries with backoff); readiness says so meanwhile. Other sources are immediate.
+  if (mode === "cluster") {
+    store.start().catch((err: unknown) => logger.error({ err }, "configuration store stopped"));
+  } else {
+    await store.start();
+  }
+  return store;
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -95,14 +130,15 @@ export async function startWebhook(s: ServeSettings, deps: AdmissionDeps, opts: 
   const logger = opts.logger ?? createLogger(s["log-level"] as LogLevel);
   // Load the transport while certificates are made (key generation runs off the main thread).
   const [tls, { createWebhookServer }, { WebhookMetrics }] = await Promise.all([tlsFor(s, logger), import("../server/app.js"), import("../server/metrics.js")]);
-  const config: ConfigSnapshot = s["config-dir"] !== "" ? await loadConfigDir(s["config-dir"]) : defaultSnapshot();
-  logger.info({ source: config.source, configMaps: [...config.data.keys()] }, "configuration loaded");
   const metricsPortWanted = parsePort(s["metrics-port"], "--metrics-port", true);
   const metrics = new WebhookMetrics();
+  const store = await openConfigStore(s, logger, metrics.registry);
+  logger.info({ source: store.current().source }, "configuration source");
   const server = createWebhookServer({
     tls: { key: tls.key, cert: tls.cert, minVersion: parseTlsMinVersion(s["tls-min-version"]) },
     deps,
-    config: () => config,
+    config: () => store.current(),
+    notReadyReason: () => store.notReadyReason(),
     logger,
     metrics,
     http2: parseBool(s.http2, "--http2"),
@@ -127,12 +163,14 @@ export async function startWebhook(s: ServeSettings, deps: AdmissionDeps, opts: 
     async shutdown() {
       logger.info({ drainTimeout: s["drain-timeout"] }, "draining: probes fail from now on; closing once no request arrives for the drain period");
       await server.drainAndClose();
+      await store.close();
       await closeMetrics();
       logger.info("stopped");
       logger.flush();
     },
     async close() {
       await server.close();
+      await store.close();
       await closeMetrics();
     },
   };

@@ -3,6 +3,7 @@
  * A validator returns Knative's error text, or undefined when the data is acceptable. Names without a
  * validator are allowed without inspection (spec §1.1).
  */
+import { OTHER_CONFIGMAP_PARSERS } from "./configmaps/index.js";
 import { AUTOSCALER_CONFIG_NAME, parseAutoscalerConfig } from "./autoscaler.js";
 import { DEFAULTS_CONFIG_NAME, parseDefaultsConfig } from "./defaults.js";
 import { checkExample } from "./example-checksum.js";
@@ -38,7 +39,10 @@ function errorOf(r: { ok: true } | { ok: false; error: string }): string | undef
   return r.ok ? undefined : r.error;
 }
 
-/** The built-in validators for the ConfigMaps Duckbill parses (config-features, config-defaults, config-autoscaler). */
+/**
+ * Every ConfigMap Knative 1.17's config webhook validates (spec §1.1): the three that steer admission, and
+ * config-gc, -network, -deployment, -observability, -logging, -leader-election, -domain, -certmanager, -tracing.
+ */
 export function knativeConfigMapValidators(): ConfigMapValidators {
   return new ConfigMapValidators([
     [
@@ -50,5 +54,6 @@ export function knativeConfigMapValidators(): ConfigMapValidators {
     ],
     [DEFAULTS_CONFIG_NAME, guardedValidator((data) => errorOf(parseDefaultsConfig(data)))],
     [AUTOSCALER_CONFIG_NAME, guardedValidator((data) => errorOf(parseAutoscalerConfig(data)))],
+    ...OTHER_CONFIGMAP_PARSERS.map(([name, parse]) => [name, guardedValidator(parse)] as const),
   ]);
 }

@@ -19,7 +19,7 @@ export interface TestWebhook {
 /** A real HTTPS webhook on 127.0.0.1 with freshly generated certificates in a temp dir. */
 export async function startTestWebhook(overrides: Partial<ServeSettings> = {}, deps: AdmissionDeps = defaultDeps()): Promise<TestWebhook> {
   const certDir = await mkdtemp(join(tmpdir(), "duckbill-certs-"));
-  const settings = { ...resolveSettings({}, {}), port: "0", host: "127.0.0.1", "metrics-port": "0", "generated-cert-dir": certDir, ...overrides };
+  const settings = { ...resolveSettings({}, {}), port: "0", host: "127.0.0.1", "metrics-port": "0", "generated-cert-dir": certDir, "config-source": overrides["config-dir"] ? "dir" : "defaults", ...overrides };
   const running = await startWebhook(settings, deps, { logger: pino({ level: "silent" }) });
   return {
     running,

@@ -1,0 +1,25 @@
+/**
+ * The knative/pkg `configmap.As*` integer parsers that src/config/configmap-parse.ts does not cover:
+ * `AsInt` (strconv.Atoi) and `AsUint32` (strconv.ParseUint(raw, 10, 32)), with Knative's
+ * `failed to parse "<key>": <Go error>` wrapping. Values stay exact (bigint) for messages.
+ */
+import { goQuote } from "../../apis/field-error.js";
+import { parseIntBig, parseUintBig, type GoParse } from "../../apis/golang/strconv.js";
+import { lookup } from "../configmap-parse.js";
+import type { ConfigData } from "../snapshot.js";
+
+function wrap<T>(key: string, r: GoParse<T>): GoParse<T> {
+  return r.ok ? r : { ok: false, error: `failed to parse ${goQuote(key)}: ${r.error}` };
+}
+
+/** configmap.AsInt (a 64-bit int, parsed by strconv.Atoi). */
+export function asInt(data: ConfigData, key: string, fallback: bigint): GoParse<bigint> {
+  const raw = lookup(data, key);
+  return raw === undefined ? { ok: true, value: fallback } : wrap(key, parseIntBig(raw, 10, 64, "Atoi"));
+}
+
+/** configmap.AsUint32. */
+export function asUint32(data: ConfigData, key: string, fallback: bigint): GoParse<bigint> {
+  const raw = lookup(data, key);
+  return raw === undefined ? { ok: true, value: fallback } : wrap(key, parseUintBig(raw, 10, 32));
+}

@@ -1,0 +1,31 @@
+/**
+ * `config-domain` (serving pkg/reconciler/route/config NewDomainFromConfigMap, spec §5.11): every key but
+ * `_example` holds YAML for `{selector: map[string]string, type: string}`, read with sigs.k8s.io/yaml.
+ */
+import type { ConfigData } from "../snapshot.js";
+import { yamlUnmarshalInto, type JsonTarget } from "./goyaml/yaml-to-json.js";
+
+export const DOMAIN_CONFIG_NAME = "config-domain";
+
+const EXAMPLE_KEY = "_example";
+const STRING_TARGET: JsonTarget = { kind: "string", type: "string" };
+
+const DOMAIN_INTERNAL_CONFIG: JsonTarget = {
+  kind: "struct",
+  type: "config.domainInternalConfig",
+  name: "domainInternalConfig",
+  fields: [
+    { json: "selector", target: { kind: "map", type: "map[string]string", elem: STRING_TARGET } },
+    { json: "type", target: STRING_TARGET },
+  ],
+};
+
+export function parseDomainConfig(data: ConfigData): string | undefined {
+  // Go ranges over the map in random order; any failing key's error is a faithful answer.
+  for (const key of Object.keys(data)) {
+    if (key === EXAMPLE_KEY) continue;
+    const parsed = yamlUnmarshalInto(data[key] as string, DOMAIN_INTERNAL_CONFIG);
+    if (!parsed.ok) return parsed.error;
+  }
+  return undefined;
+}

@@ -1,0 +1,36 @@
+/**
+ * `config-tracing` (knative/pkg tracing/config NewTracingConfigFromMap; validated by serving v0.44.2 only,
+ * spec §1.1 [v0.44.2 differs]): backend `zipkin` | `none` (or the legacy `enable` flag), a zipkin endpoint
+ * when zipkin is on, and a sample rate in [0, 1].
+ */
+import { goFormatFloat, goQuote } from "../../apis/field-error.js";
+import { parseBool } from "../../apis/golang/strconv.js";
+import { asBool, asFloat64, asString, lookup } from "../configmap-parse.js";
+import type { ConfigData } from "../snapshot.js";
+
+export const TRACING_CONFIG_NAME = "config-tracing";
+
+export function parseTracingConfig(data: ConfigData): string | undefined {
+  let zipkin = false;
+  const backend = lookup(data, "backend");
+  if (backend !== undefined) {
+    if (backend !== "zipkin" && backend !== "none") return `unsupported tracing backend value ${goQuote(backend)}`;
+    zipkin = backend === "zipkin";
+  } else {
+    const enable = lookup(data, "enable");
+    if (enable !== undefined) {
+      const on = parseBool(enable);
+      if (!on.ok) return `failed parsing tracing config "enable": ${on.error}`;
+      zipkin = on.value;
+    }
+  }
+  const endpoint = asString(data, "zipkin-endpoint", "");
+  const debug = asBool(data, "debug", false);
+  if (!debug.ok) return debug.error;
+  const rate = asFloat64(data, "sample-rate", 0.1);
+  if (!rate.ok) return rate.error;
+  if (zipkin && endpoint === "") return "zipkin tracing enabled without a zipkin endpoint specified";
+  // NaN passes, as in Go: both comparisons are false.
+  if (rate.value < 0 || rate.value > 1) return `sample-rate = ${goFormatFloat(rate.value)} must be in [0, 1] range`;
+  return undefined;
+}

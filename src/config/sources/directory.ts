@@ -1,0 +1,240 @@
+/**
+ * The directory source (`--config-dir`): one entry per ConfigMap, reloaded on change. Supersedes the one-shot
+ * loader in ../dir.ts (whose file parser it reuses). An entry is one of
+ * - `<name>.yaml` / `<name>.yml` / `<name>.json`: a ConfigMap manifest or a plain key/value map;
+ * - `<name>/`: kubelet's mounted-volume layout, one file per key, published by swapping the `..data` symlink.
+ * The directory itself may also be a kubelet volume (its entries are then symlinks through its own `..data`).
+ * Changes are picked up by fs.watch (the directory, each mounted subdirectory and their `..data` targets) and by a
+ * low-frequency poll, as fs.watch misses events on some filesystems (NFS, some overlay and FUSE mounts).
+ */
+import { createHash } from "node:crypto";
+import { watch, type FSWatcher } from "node:fs";
+import { readdir, readFile, realpath, stat } from "node:fs/promises";
+import { join } from "node:path";
+import type { Logger } from "pino";
+import { parseConfigFile } from "../dir.js";
+import type { ConfigMapSink, ObservedConfigMap } from "./sink.js";
+
+export interface DirectorySourceOptions {
+  readonly dir: string;
+  readonly names: readonly string[];
+  readonly sink: ConfigMapSink;
+  readonly logger: Logger;
+  /** Safety-net re-read period. */
+  readonly pollMs: number;
+  /** Wait this long after a file event for the rest of a burst (an editor's save, kubelet's swap) before reading. */
+  readonly debounceMs?: number;
+  /** fs.watch on (default true); off leaves only the poll. */
+  readonly fsWatch?: boolean;
+}
+
+const FILE_SUFFIXES = [".yaml", ".yml", ".json"] as const;
+
+/** kubelet publishes a mounted ConfigMap by pointing `..data` at a fresh timestamped directory. */
+const KUBELET_DATA_LINK = "..data";
+
+/** Attempts at a read that hit a file vanishing mid-swap before waiting for the next event or poll. */
+const TRANSIENT_RETRIES = 3;
+
+function isNotFound(err: unknown): boolean {
+  return typeof err === "object" && err !== null && (err as { code?: unknown }).code === "ENOENT";
+}
+
+function digest(data: Readonly<Record<string, string>>): string {
+  const h = createHash("sha256");
+  for (const key of Object.keys(data).sort()) h.update(key).update("\0").update(data[key] ?? "").update("\0");
+  return `sha256:${h.digest("hex").slice(0, 16)}`;
+}
+
+function invalid(error: string): ObservedConfigMap {
+  return { version: `error:${error}`, error };
+}
+
+/** Where a directory's current contents live: through `..data` when it is a kubelet volume (an atomic view). */
+async function contentRoot(dir: string): Promise<string> {
+  try {
+    return await realpath(join(dir, KUBELET_DATA_LINK));
+  } catch (err) {
+    if (isNotFound(err)) return dir;
+    throw err;
+  }
+}
+
+async function readMounted(dir: string): Promise<Record<string, string>> {
+  const root = await contentRoot(dir);
+  const data: Record<string, string> = Object.create(null) as Record<string, string>;
+  for (const key of await readdir(root)) {
+    if (key.startsWith(".")) continue;
+    const full = join(root, key);
+    if ((await stat(full)).isFile()) data[key] = await readFile(full, "utf8");
+  }
+  return data;
+}
+
+/**
+ * Reads the watched ConfigMaps from `dir`: name → observed version, for the names present. A file that does not
+ * parse, or a ConfigMap given twice, is reported as invalid (the store then keeps the last good value).
+ * Throws ENOENT when a file vanished mid-read (the caller retries).
+ */
+export async function readConfigDirectory(dir: string, names: readonly string[]): Promise<Map<string, ObservedConfigMap>> {
+  const root = await contentRoot(dir);
+  const entries = new Set(await readdir(root));
+  const out = new Map<string, ObservedConfigMap>();
+  for (const name of names) {
+    const found = [name, ...FILE_SUFFIXES.map((s) => name + s)].filter((e) => entries.has(e));
+    const [entry] = found;
+    if (entry === undefined) continue;
+    if (found.length > 1) {
+      out.set(name, invalid(`${name} is given more than once in ${dir} (${found.join(", ")}); keep one`));
+      continue;
+    }
+    const full = join(root, entry);
+    const info = await stat(full);
+    if (entry === name) {
+      if (!info.isDirectory()) continue; // a bare file named like the ConfigMap is not one of the layouts
+      const data = await readMounted(full);
+      out.set(name, { version: digest(data), data });
+      continue;
+    }
+    const text = await readFile(full, "utf8");
+    try {
+      const data = parseConfigFile(join(dir, entry), text);
+      out.set(name, { version: digest(data), data });
+    } catch (e) {
+      out.set(name, invalid((e as Error).message));
+    }
+  }
+  return out;
+}
+
+export class DirectoryConfigMapSource {
+  private readonly watchers = new Map<string, FSWatcher>();
+  private pollTimer: NodeJS.Timeout | undefined;
+  private debounceTimer: NodeJS.Timeout | undefined;
+  private reading: Promise<void> | undefined;
+  private readAgain = false;
+  private transientFailures = 0;
+  private lastProblem = "";
+  private closed = false;
+
+  constructor(private readonly opts: DirectorySourceOptions) {}
+
+  /** Reads the directory once (throwing if that fails), then watches and polls it. */
+  async start(): Promise<void> {
+    const view = await readConfigDirectory(this.opts.dir, this.opts.names);
+    this.report(view);
+    await this.rearm();
+    this.pollTimer = setInterval(() => this.reload(), this.opts.pollMs);
+    this.pollTimer.unref();
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.pollTimer !== undefined) clearInterval(this.pollTimer);
+    if (this.debounceTimer !== undefined) clearTimeout(this.debounceTimer);
+    for (const w of this.watchers.values()) w.close();
+    this.watchers.clear();
+    await this.reading;
+  }
+
+  private report(view: ReadonlyMap<string, ObservedConfigMap>): void {
+    const { sink, names } = this.opts;
+    for (const name of names) {
+      const observed = view.get(name);
+      if (observed === undefined) sink.observeMissing(name);
+      else sink.observe(name, observed);
+    }
+    sink.synced();
+  }
+
+  /** A file event: read once the burst is over. */
+  private changed(): void {
+    if (this.closed) return;
+    if (this.debounceTimer !== undefined) clearTimeout(this.debounceTimer);
+    this.debounceTimer = setTimeout(() => {
+      this.debounceTimer = undefined;
+      this.reload();
+    }, this.opts.debounceMs ?? 50);
+    this.debounceTimer.unref();
+  }
+
+  /** Reads and reports; one read at a time, and a request during a read runs one more afterwards. */
+  private reload(): void {
+    if (this.closed) return;
+    if (this.reading !== undefined) {
+      this.readAgain = true;
+      return;
+    }
+    this.reading = this.readOnce().finally(() => {
+      this.reading = undefined;
+      if (this.readAgain) {
+        this.readAgain = false;
+        this.reload();
+      }
+    });
+  }
+
+  private async readOnce(): Promise<void> {
+    const { dir, names, logger } = this.opts;
+    try {
+      const view = await readConfigDirectory(dir, names);
+      if (this.closed) return;
+      this.transientFailures = 0;
+      this.lastProblem = "";
+      this.report(view);
+    } catch (err) {
+      if (this.closed) return;
+      if (isNotFound(err) && ++this.transientFailures <= TRANSIENT_RETRIES) {
+        this.changed(); // a file vanished mid-swap: read again shortly
+        return;
+      }
+      const problem = (err as Error).message;
+      if (problem !== this.lastProblem) logger.warn({ dir, err: problem }, "cannot read the configuration directory; the values in effect stay");
+      this.lastProblem = problem;
+    }
+    await this.rearm();
+  }
+
+  /** Watches the directory, each mounted subdirectory and the `..data` targets (which move with every swap). */
+  private async rearm(): Promise<void> {
+    if (this.closed || this.opts.fsWatch === false) return;
+    const { dir, names } = this.opts;
+    const wanted = new Map<string, string>(); // key (path → target) → path to watch
+    const add = async (path: string): Promise<void> => {
+      try {
+        const target = await realpath(path);
+        if ((await stat(target)).isDirectory()) wanted.set(`${path}→${target}`, path);
+      } catch {
+        // absent: nothing to watch
+      }
+    };
+    await add(dir);
+    await add(join(dir, KUBELET_DATA_LINK));
+    for (const name of names) {
+      await add(join(dir, name));
+      await add(join(dir, name, KUBELET_DATA_LINK));
+    }
+    if (this.closed) return;
+    for (const [key, w] of this.watchers) {
+      if (!wanted.has(key)) {
+        w.close();
+        this.watchers.delete(key);
+      }
+    }
+    for (const [key, path] of wanted) {
+      if (this.watchers.has(key)) continue;
+      try {
+        const w = watch(path, { persistent: false }, () => this.changed());
+        w.on("error", () => {
+          // The watched directory went away (an old `..data` target, a removed mount): drop it; the next read re-arms.
+          w.close();
+          if (this.watchers.get(key) === w) this.watchers.delete(key);
+          this.changed();
+        });
+        this.watchers.set(key, w);
+      } catch {
+        // Vanished between realpath and watch; the poll and the next event cover it.
+      }
+    }
+  }
+}
