@@ -15,7 +15,7 @@ import { statSync } from "node:fs";
 import type { Logger } from "pino";
 import type { Registry } from "prom-client";
 import type { ClientRateLimits } from "../kube/client.js";
-import { DEFAULT_BACKOFF, type BackoffPolicy } from "./sources/backoff.js";
+import type { BackoffPolicy } from "./sources/backoff.js";
 import { DirectoryConfigMapSource } from "./sources/directory.js";
 import { ConfigMetrics } from "./sources/metrics.js";
 import type { ConfigMapSink, ObservedConfigMap } from "./sources/sink.js";
