@@ -60,8 +60,21 @@ const MINE = new Set(["config-features", "config-defaults", "config-autoscaler"]
 describe("knativeConfigMapValidators against the conformance vectors", () => {
   const validators = knativeConfigMapValidators();
 
-  it("validates exactly config-features, config-defaults and config-autoscaler", () => {
-    expect(validators.names()).toEqual(["config-autoscaler", "config-defaults", "config-features"]);
+  it("validates exactly the ConfigMaps Knative 1.17 validates (spec §1.1, config-tracing included)", () => {
+    expect(validators.names()).toEqual([
+      "config-autoscaler",
+      "config-certmanager",
+      "config-defaults",
+      "config-deployment",
+      "config-domain",
+      "config-features",
+      "config-gc",
+      "config-leader-election",
+      "config-logging",
+      "config-network",
+      "config-observability",
+      "config-tracing",
+    ]);
   });
 
   it.each(CASES.filter((c) => MINE.has(c.configMap)).map((c) => [c.name, c] as const))("%s", (_name, c) => {
