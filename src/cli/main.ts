@@ -14,6 +14,10 @@ Commands:
   serve                 run the HTTPS admission webhook (see options below)
   admit [--path P]      answer one AdmissionReview read from stdin (default path /resource-validation)
   admit --batch         answer JSON lines {name, path, configs?, contentType?, review} from stdin
+  check [-f FILE]...    run manifests through defaulting and validation as the API server would, without a
+                        cluster; prints what kubectl apply prints (see "duckbill check --help")
+  features              list config-features flags; "features explain <flag|field>", "features impact
+                        --disable <flag> -f FILE" (see "duckbill features --help")
   version               print the version
   help                  print this text
 
@@ -102,6 +106,10 @@ export async function main(argv: string[]): Promise<number> {
       return serve(rest);
     case "admit":
       return admit(rest);
+    case "check":
+      return (await import("./check.js")).runCheck(rest);
+    case "features":
+      return (await import("./features-command.js")).runFeatures(rest);
     case "version":
     case "--version":
       console.log(version());

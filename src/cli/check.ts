@@ -1,0 +1,601 @@
+/**
+ * `duckbill check`: runs manifests through the webhook exactly as `kubectl apply` and the API server would
+ * (issue [7]) and prints what kubectl would print. Each Knative object goes through the same code as the HTTPS
+ * server (`answerReview`): /defaulting, the returned JSON Patch applied, then what the API server adds before
+ * validating admission (../shared/conformance/README.md "the admission pipeline"), then /resource-validation.
+ * Knative's own ConfigMaps go to /config-validation. No cluster is involved: CRD schema validation and
+ * anything else the API server does besides calling the webhooks is out of scope.
+ */
+import { randomInt, randomUUID } from "node:crypto";
+import { parseArgs } from "node:util";
+import jsonpatch from "fast-json-patch";
+import { stringify as toYaml } from "yaml";
+import type { AdmissionDeps } from "../admission/deps.js";
+import { answerReview, type AdmissionPath } from "../admission/http.js";
+import type { AdmissionResponse } from "../admission/response.js";
+import { copyJsonValue } from "../apis/gojson/json-value.js";
+import type { GroupVersionKind } from "../apis/gvk.js";
+import { loadConfigDir } from "../config/dir.js";
+import { defaultSnapshot, type ConfigSnapshot } from "../config/snapshot.js";
+import {
+  applyMergePatch,
+  createErrorLine,
+  goJson,
+  infoString,
+  LAST_APPLIED_ANNOTATION,
+  lastAppliedOf,
+  setLastApplied,
+  missingLastAppliedWarning,
+  objectRef,
+  patchErrorLine,
+  ResponseWarnings,
+  threeWayMergePatch,
+  WarningPrinter,
+  withLastApplied,
+} from "./kubectl-apply.js";
+import { expandManifestPaths, ManifestError, readManifests, type ManifestDocument } from "./manifests.js";
+
+/** The webhook names the API server reports (spec §1.1). */
+export const DEFAULTING_WEBHOOK = "webhook.serving.knative.dev";
+export const VALIDATION_WEBHOOK = "validation.webhook.serving.knative.dev";
+export const CONFIG_WEBHOOK = "config.webhook.serving.knative.dev";
+
+export const DEFAULT_USER = "duckbill-check";
+
+type JsonMap = Record<string, unknown>;
+
+function isMap(v: unknown): v is JsonMap {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+function copyOf(obj: JsonMap): JsonMap {
+  return copyJsonValue(obj) as JsonMap;
+}
+
+/** Where the webhook would see a document, or why it would not. */
+interface Target {
+  readonly gvk: GroupVersionKind;
+  readonly plural: string;
+  /** Knative CRDs get generation, status handling and the mutating webhook; ConfigMaps only validation. */
+  readonly crd: boolean;
+}
+
+export type Outcome = "created" | "configured" | "unchanged" | "denied" | "skipped";
+
+/** What happened to one document. */
+export interface CheckResult {
+  readonly source: string;
+  readonly line: number;
+  readonly apiVersion: string;
+  readonly kind: string;
+  readonly namespace: string;
+  readonly name: string;
+  readonly outcome: Outcome;
+  /** Set unless skipped. */
+  readonly operation?: "CREATE" | "UPDATE";
+  /** `service.serving.knative.dev/hello`, kubectl's name for the object. */
+  readonly ref?: string;
+  /** The webhook that denied the request, and its status message. */
+  readonly webhook?: string;
+  readonly message?: string;
+  /** Warnings as the API server returns them for this request. */
+  readonly warnings: readonly string[];
+  /** kubectl's error line for a denial (`Error from server (BadRequest): ...`). */
+  readonly error?: string;
+  /** kubectl's own warnings printed before the request (a live object without last-applied configuration). */
+  readonly clientWarnings?: readonly string[];
+  /** The object after the mutating webhook (when it ran and allowed). */
+  readonly defaulted?: JsonMap;
+  /** Why a skipped document was skipped. */
+  readonly note?: string;
+}
+
+export interface CheckOptions {
+  readonly deps: AdmissionDeps;
+  readonly config: ConfigSnapshot;
+  /** kubectl's namespace for objects without one (`-n`, default "default"). */
+  readonly namespace: string;
+  /** userInfo.username of every request. */
+  readonly user: string;
+  /** Live objects for UPDATE, as read by readOldObjects. */
+  readonly old?: ReadonlyMap<string, JsonMap>;
+  /** Where AdmissionReviews go; defaults to the server's own code in-process (answerReview). */
+  readonly transport?: ReviewTransport;
+}
+
+/** Sends one AdmissionReview body to a webhook path and returns the HTTP answer. */
+export type ReviewTransport = (path: AdmissionPath, body: string) => Promise<{ readonly status: number; readonly body: string }>;
+
+function splitApiVersion(apiVersion: string): { group: string; version: string } {
+  const slash = apiVersion.indexOf("/");
+  return slash === -1 ? { group: "", version: apiVersion } : { group: apiVersion.slice(0, slash), version: apiVersion.slice(slash + 1) };
+}
+
+/** The config webhook's objectSelector (spec §1.8): only Knative's own ConfigMaps reach it. */
+const CONFIG_COMPONENTS = new Set(["autoscaler", "controller", "logging", "networking", "observability", "tracing", "net-certmanager"]);
+
+function isKnativeConfigMap(obj: JsonMap): boolean {
+  const labels = isMap(obj.metadata) && isMap(obj.metadata.labels) ? obj.metadata.labels : undefined;
+  return labels?.["app.kubernetes.io/name"] === "knative-serving" && CONFIG_COMPONENTS.has(String(labels["app.kubernetes.io/component"]));
+}
+
+function targetOf(obj: JsonMap, deps: AdmissionDeps): Target | string {
+  const apiVersion = String(obj.apiVersion);
+  const kind = String(obj.kind);
+  const { group, version } = splitApiVersion(apiVersion);
+  const gvk = { group, version, kind };
+  const rules = deps.kinds.lookup(gvk);
+  if (rules !== undefined) return { gvk, plural: rules.plural, crd: true };
+  if (group === "" && version === "v1" && kind === "ConfigMap") {
+    if (isKnativeConfigMap(obj)) return { gvk, plural: "configmaps", crd: false };
+    return "the config webhook only sees ConfigMaps labelled app.kubernetes.io/name=knative-serving with a Knative component";
+  }
+  return "not a kind the Knative Serving webhook handles";
+}
+
+function metadataOf(obj: JsonMap): JsonMap | undefined {
+  return isMap(obj.metadata) ? obj.metadata : undefined;
+}
+
+function stringAt(m: JsonMap | undefined, key: string): string {
+  const v = m?.[key];
+  return typeof v === "string" ? v : "";
+}
+
+/** kubectl puts objects without a namespace into its namespace (resource.Builder DefaultNamespace). */
+function withNamespace(obj: JsonMap, namespace: string): JsonMap {
+  const copy = copyOf(obj);
+  const meta = metadataOf(copy);
+  if (meta === undefined) {
+    if (copy.metadata === undefined) copy.metadata = { namespace };
+  } else if (stringAt(meta, "namespace") === "") {
+    meta.namespace = namespace;
+  }
+  return copy;
+}
+
+function oldKey(group: string, kind: string, namespace: string, name: string): string {
+  return `${group}|${kind}|${namespace}|${name}`;
+}
+
+/** Base-36-free alphabet of apimachinery's utilrand.String (no vowels, no confusable digits). */
+const NAME_ALPHABET = "bcdfghjklmnpqrstvwxz2456789";
+
+/** names.SimpleNameGenerator: the prefix cut to 58 characters plus five random characters. */
+function generateName(prefix: string): string {
+  let out = prefix.length > 58 ? prefix.slice(0, 58) : prefix;
+  for (let i = 0; i < 5; i++) out += NAME_ALPHABET[randomInt(NAME_ALPHABET.length)];
+  return out;
+}
+
+function rfc3339Now(): string {
+  return new Date().toISOString().replace(/\.\d+Z$/, "Z");
+}
+
+/** The API server drops null members of the mutated object (non-nullable fields without defaults). In place. */
+function dropNullMembers(v: unknown): void {
+  if (typeof v !== "object" || v === null) return;
+  if (Array.isArray(v)) {
+    for (const item of v) dropNullMembers(item);
+    return;
+  }
+  const obj = v as JsonMap;
+  for (const k in obj) {
+    const x = obj[k];
+    if (x === null) delete obj[k];
+    else if (typeof x === "object") dropNullMembers(x);
+  }
+}
+
+/**
+ * A copy that shares everything below `metadata`: what the API server changes before validation lives at the
+ * top level and in metadata, and the result is only serialized.
+ */
+function shallowWithMetadata(obj: JsonMap): { out: JsonMap; meta: JsonMap } {
+  const out = { ...obj };
+  const meta = isMap(obj.metadata) ? { ...obj.metadata } : {};
+  out.metadata = meta;
+  return { out, meta };
+}
+
+/** rest.BeforeCreate and the CRD strategy's PrepareForCreate: status dropped, generation 1, uid, timestamp, name. */
+function prepareForCreate(obj: JsonMap, crd: boolean): JsonMap {
+  const { out, meta } = shallowWithMetadata(obj);
+  if (crd) delete out.status;
+  if (crd) meta.generation = 1;
+  meta.uid = randomUUID();
+  meta.creationTimestamp = rfc3339Now();
+  const prefix = stringAt(meta, "generateName");
+  if (prefix !== "" && stringAt(meta, "name") === "") meta.name = generateName(prefix);
+  return out;
+}
+
+/**
+ * rest.BeforeUpdate and the CRD strategy's PrepareForUpdate: generation and status cannot be changed by the
+ * request; any change outside metadata bumps the generation; uid and creationTimestamp stay.
+ */
+function prepareForUpdate(obj: JsonMap, old: JsonMap, crd: boolean): JsonMap {
+  const { out, meta } = shallowWithMetadata(obj);
+  const oldMeta = metadataOf(old) ?? {};
+  if (oldMeta.generation !== undefined) meta.generation = oldMeta.generation;
+  else delete meta.generation;
+  if (crd) {
+    if (Object.hasOwn(old, "status")) out.status = old.status;
+    else delete out.status;
+    if (!sameWithoutMetadata(out, old)) meta.generation = (typeof oldMeta.generation === "number" ? oldMeta.generation : 0) + 1;
+  }
+  if (stringAt(meta, "uid") === "" && oldMeta.uid !== undefined) meta.uid = oldMeta.uid;
+  if (oldMeta.creationTimestamp !== undefined) meta.creationTimestamp = oldMeta.creationTimestamp;
+  return out;
+}
+
+function sameWithoutMetadata(a: JsonMap, b: JsonMap): boolean {
+  const strip = (o: JsonMap): JsonMap => {
+    const { metadata: _metadata, ...rest } = o;
+    return rest;
+  };
+  return goJson(strip(a)) === goJson(strip(b));
+}
+
+interface WebhookAnswer {
+  readonly response: AdmissionResponse;
+}
+
+/** One AdmissionReview through the server's code path. */
+async function callWebhook(
+  path: AdmissionPath,
+  target: Target,
+  operation: "CREATE" | "UPDATE",
+  object: JsonMap,
+  oldObject: JsonMap | undefined,
+  opts: CheckOptions,
+): Promise<WebhookAnswer> {
+  const meta = metadataOf(object);
+  const request = {
+    uid: randomUUID(),
+    kind: target.gvk,
+    resource: { group: target.gvk.group, version: target.gvk.version, resource: target.plural },
+    requestKind: target.gvk,
+    requestResource: { group: target.gvk.group, version: target.gvk.version, resource: target.plural },
+    name: stringAt(meta, "name"),
+    namespace: stringAt(meta, "namespace"),
+    operation,
+    userInfo: { username: opts.user },
+    object,
+    oldObject: oldObject ?? null,
+    dryRun: false,
+    options:
+      operation === "CREATE"
+        ? { kind: "CreateOptions", apiVersion: "meta.k8s.io/v1", fieldManager: "kubectl-client-side-apply", fieldValidation: "Strict" }
+        : { kind: "PatchOptions", apiVersion: "meta.k8s.io/v1", fieldManager: "kubectl-client-side-apply", fieldValidation: "Strict" },
+  };
+  const body = JSON.stringify({ apiVersion: "admission.k8s.io/v1", kind: "AdmissionReview", request });
+  const answer = opts.transport === undefined ? await answerReview(path, body, opts.deps, { config: opts.config }) : await opts.transport(path, body);
+  if (answer.status !== 200) throw new Error(`${path} answered HTTP ${answer.status}: ${answer.body.trim()}`);
+  return { response: (JSON.parse(answer.body) as { response: AdmissionResponse }).response };
+}
+
+/** Applies the defaulting answer's JSON Patch (strictly: every operation validated) to `object`, in place. */
+function applyDefaultingPatch(object: JsonMap, response: AdmissionResponse): JsonMap {
+  if (response.patch === undefined) return object;
+  const ops = JSON.parse(Buffer.from(response.patch, "base64").toString("utf8")) as jsonpatch.Operation[] | null;
+  if (ops === null || ops.length === 0) return object;
+  const patched = jsonpatch.applyPatch(object, ops, true, true).newDocument;
+  dropNullMembers(patched);
+  return patched;
+}
+
+/** The object handed to the webhooks and the live object it replaces, for UPDATE. */
+interface Update {
+  readonly current: JsonMap;
+  readonly patch: JsonMap;
+  readonly clientWarnings: readonly string[];
+}
+
+/** Checks one document. Throws only on internal errors (a webhook answering something other than a review). */
+export async function checkDocument(doc: ManifestDocument, opts: CheckOptions): Promise<CheckResult> {
+  const obj = withNamespace(doc.object, opts.namespace);
+  const meta = metadataOf(obj);
+  const apiVersion = String(obj.apiVersion);
+  const kind = String(obj.kind);
+  const base = {
+    source: doc.source,
+    line: doc.line,
+    apiVersion,
+    kind,
+    namespace: stringAt(meta, "namespace"),
+    name: stringAt(meta, "name") || stringAt(meta, "generateName"),
+  };
+  const target = targetOf(obj, opts.deps);
+  if (typeof target === "string") return { ...base, outcome: "skipped", warnings: [], note: target };
+
+  const ref = objectRef(target.gvk.group, kind, base.name);
+  const current = opts.old?.get(oldKey(target.gvk.group, kind, base.namespace, stringAt(meta, "name")));
+  // obj is this function's own copy: from here on it is what kubectl sends.
+  const modified = setLastApplied(obj);
+  let update: Update | undefined;
+  if (current !== undefined) {
+    const original = lastAppliedOf(current);
+    const clientWarnings = original === undefined ? [missingLastAppliedWarning(target.plural, base.name)] : [];
+    const patch = threeWayMergePatch(original, modified, current);
+    // kubectl sends nothing when the patch is empty.
+    if (Object.keys(patch).length === 0) return { ...base, outcome: "unchanged", operation: "UPDATE", ref, warnings: [], clientWarnings };
+    update = { current, patch, clientWarnings };
+  }
+  const operation = update === undefined ? "CREATE" : "UPDATE";
+  // The defaulting patch is applied to `sent` in place once the review carrying it has been serialized.
+  const sent = update === undefined ? modified : applyMergePatch(update.current, update.patch);
+  const warnings = new ResponseWarnings();
+  const denied = (webhook: string, message: string): CheckResult => ({
+    ...base,
+    outcome: "denied",
+    operation,
+    ref,
+    webhook,
+    message,
+    warnings: warnings.texts(),
+    ...(update === undefined ? {} : { clientWarnings: update.clientWarnings }),
+    error:
+      update === undefined
+        ? createErrorLine(doc.source, webhook, message)
+        : patchErrorLine(doc.source, goJson(update.patch), infoString(target.gvk.group, target.gvk.version, kind, target.plural, base.name, base.namespace), webhook, message),
+  });
+
+  let defaulted: JsonMap | undefined;
+  let stored: JsonMap;
+  if (target.crd) {
+    const { response } = await callWebhook("/defaulting", target, operation, sent, update?.current, opts);
+    for (const w of response.warnings ?? []) warnings.add(w);
+    if (!response.allowed) return denied(DEFAULTING_WEBHOOK, response.status?.message ?? "");
+    defaulted = applyDefaultingPatch(sent, response);
+    stored = defaulted;
+  } else {
+    stored = sent;
+  }
+  stored = update === undefined ? prepareForCreate(stored, target.crd) : prepareForUpdate(stored, update.current, target.crd);
+  const path: AdmissionPath = target.crd ? "/resource-validation" : "/config-validation";
+  const { response } = await callWebhook(path, target, operation, stored, update?.current, opts);
+  for (const w of response.warnings ?? []) warnings.add(w);
+  if (!response.allowed) return denied(target.crd ? VALIDATION_WEBHOOK : CONFIG_WEBHOOK, response.status?.message ?? "");
+  const finalName = stringAt(metadataOf(stored), "name");
+  return {
+    ...base,
+    name: finalName,
+    outcome: update === undefined ? "created" : "configured",
+    operation,
+    ref: objectRef(target.gvk.group, kind, finalName),
+    warnings: warnings.texts(),
+    ...(update === undefined ? {} : { clientWarnings: update.clientWarnings }),
+    ...(defaulted === undefined ? {} : { defaulted }),
+  };
+}
+
+/** Checks documents in order (kubectl applies them one after another). */
+export async function checkDocuments(docs: readonly ManifestDocument[], opts: CheckOptions): Promise<CheckResult[]> {
+  const out: CheckResult[] = [];
+  for (const doc of docs) out.push(await checkDocument(doc, opts));
+  return out;
+}
+
+/**
+ * Live objects for `--old`: keyed by group, kind, namespace and name. A document that was never stored (no
+ * creationTimestamp) is taken as the manifest it was created from and stored through the CREATE pipeline
+ * first, as `kubectl apply` would have created it; if that is denied the old manifest itself is invalid.
+ */
+export async function readOldObjects(docs: readonly ManifestDocument[], opts: CheckOptions): Promise<Map<string, JsonMap>> {
+  const out = new Map<string, JsonMap>();
+  for (const doc of docs) {
+    const obj = withNamespace(doc.object, opts.namespace);
+    const target = targetOf(obj, opts.deps);
+    if (typeof target === "string") continue;
+    const meta = metadataOf(obj);
+    let stored = obj;
+    if (stringAt(meta, "creationTimestamp") === "") {
+      const r = await checkDocument(doc, { ...opts, old: undefined });
+      if (r.outcome === "denied") throw new ManifestError(doc.source, doc.line, 1, `the --old object would be denied when created:\n${r.error ?? ""}`);
+      stored = prepareForCreate(r.defaulted ?? withLastApplied(obj), target.crd);
+      const storedMeta = metadataOf(stored);
+      if (storedMeta !== undefined) storedMeta.resourceVersion = "1";
+    }
+    out.set(oldKey(target.gvk.group, String(obj.kind), stringAt(metadataOf(stored), "namespace"), stringAt(metadataOf(stored), "name")), stored);
+  }
+  return out;
+}
+
+/** What `--print-defaulted` shows: the object after the mutating webhook, without kubectl's bookkeeping. */
+export function printableDefaulted(obj: JsonMap): JsonMap {
+  const out = copyOf(obj);
+  const meta = metadataOf(out);
+  if (meta !== undefined && isMap(meta.annotations)) {
+    delete meta.annotations[LAST_APPLIED_ANNOTATION];
+    if (Object.keys(meta.annotations).length === 0) delete meta.annotations;
+  }
+  return out;
+}
+
+/** Text output: what kubectl apply writes to stdout and stderr, plus Duckbill's notes for skipped documents. */
+export function formatText(results: readonly CheckResult[], printDefaulted: boolean): { stdout: string; stderr: string } {
+  const printer = new WarningPrinter();
+  let stdout = "";
+  let stderr = "";
+  const errors: string[] = [];
+  let yamlDocs = 0;
+  for (const r of results) {
+    if (r.outcome === "skipped") {
+      stderr += `note: ${r.source}:${r.line}: skipped ${r.apiVersion} ${r.kind} ${JSON.stringify(r.name)}: ${r.note ?? ""}\n`;
+      continue;
+    }
+    for (const w of r.clientWarnings ?? []) stderr += `${w}\n`;
+    for (const w of r.warnings) {
+      const line = printer.line(w);
+      if (line !== undefined) stderr += `${line}\n`;
+    }
+    if (r.outcome === "denied") {
+      errors.push(r.error ?? "");
+      continue;
+    }
+    if (printDefaulted) {
+      if (r.defaulted !== undefined) {
+        stdout += (yamlDocs++ > 0 ? "---\n" : "") + toYaml(printableDefaulted(r.defaulted));
+      }
+      continue;
+    }
+    stdout += `${r.ref ?? ""} ${r.outcome}\n`;
+  }
+  // kubectl collects apply errors and prints them last, one per line (cmdutil.CheckErr / MultipleErrors).
+  for (const e of errors) stderr += `${e}\n`;
+  return { stdout, stderr };
+}
+
+/** `-o json`: one document with every result. */
+export function formatJson(results: readonly CheckResult[], printDefaulted: boolean): string {
+  const out = results.map((r) => {
+    const { defaulted, ...rest } = r;
+    return printDefaulted && defaulted !== undefined ? { ...rest, defaulted: printableDefaulted(defaulted) } : rest;
+  });
+  const count = (o: Outcome): number => results.filter((r) => r.outcome === o).length;
+  return (
+    JSON.stringify(
+      { results: out, summary: { documents: results.length, denied: count("denied"), skipped: count("skipped"), allowed: results.length - count("denied") - count("skipped") } },
+      null,
+      2,
+    ) + "\n"
+  );
+}
+
+/** Where a command writes, so tests can capture it. */
+export interface CliIO {
+  write(text: string): void;
+  error(text: string): void;
+  readStdin(): Promise<string>;
+}
+
+export const PROCESS_IO: CliIO = {
+  write: (t) => void process.stdout.write(t),
+  error: (t) => void process.stderr.write(t),
+  readStdin: async () => {
+    const chunks: Buffer[] = [];
+    for await (const c of process.stdin) chunks.push(c as Buffer);
+    return Buffer.concat(chunks).toString("utf8");
+  },
+};
+
+export const CHECK_USAGE = `Usage: duckbill check [-f FILE|DIR|-]... [FILE...] [options]
+
+Runs every Knative object through the webhook's defaulting and validation exactly as the API server would
+for "kubectl apply" (CREATE, or UPDATE against --old), without a cluster, and prints what kubectl prints.
+Exit code: 0 all allowed, 1 something denied, 2 usage or parse error.
+
+Options:
+  -f, --filename F      a manifest file, a directory (its .yaml/.yml/.json files) or - for stdin; repeatable
+  -R, --recursive       descend into subdirectories of directories given with -f
+  -n, --namespace NS    namespace for objects without one (default "default")
+      --config-dir DIR  webhook configuration (config-features, config-defaults, ...) as for "duckbill serve"
+      --user NAME       the requesting user (default "${DEFAULT_USER}")
+      --old FILE        live objects (kubectl get -o yaml); matching documents are checked as UPDATEs; repeatable
+  -o, --output FORMAT   text (kubectl's output, default) or json
+      --print-defaulted write the defaulted objects as YAML instead of kubectl's "created" lines
+`;
+
+class UsageError extends Error {}
+
+interface CheckArgs {
+  files: string[];
+  recursive: boolean;
+  namespace: string;
+  configDir: string | undefined;
+  user: string;
+  old: string[];
+  output: "text" | "json";
+  printDefaulted: boolean;
+  help: boolean;
+}
+
+function parseCheckArgs(argv: string[]): CheckArgs {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      strict: true,
+      options: {
+        filename: { type: "string", short: "f", multiple: true },
+        recursive: { type: "boolean", short: "R", default: false },
+        namespace: { type: "string", short: "n", default: "default" },
+        "config-dir": { type: "string" },
+        user: { type: "string", default: DEFAULT_USER },
+        old: { type: "string", multiple: true },
+        output: { type: "string", short: "o", default: "text" },
+        "print-defaulted": { type: "boolean", default: false },
+        help: { type: "boolean", short: "h", default: false },
+      },
+    });
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+  const v = parsed.values;
+  if (v.output !== "text" && v.output !== "json") throw new UsageError(`--output must be text or json, got "${v.output}"`);
+  const files = [...(v.filename ?? []), ...parsed.positionals];
+  if (files.length === 0 && !v.help) throw new UsageError("no manifests given: use -f FILE|DIR|- or name files as arguments");
+  if (v.namespace === "") throw new UsageError("--namespace must not be empty");
+  return {
+    files,
+    recursive: v.recursive,
+    namespace: v.namespace,
+    configDir: v["config-dir"],
+    user: v.user,
+    old: v.old ?? [],
+    output: v.output,
+    printDefaulted: v["print-defaulted"],
+    help: v.help,
+  };
+}
+
+/** Loads `--config-dir` (or Knative's defaults); shared with `duckbill features`. */
+export async function loadConfig(configDir: string | undefined): Promise<ConfigSnapshot> {
+  if (configDir === undefined || configDir === "") return defaultSnapshot();
+  try {
+    return await loadConfigDir(configDir);
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+}
+
+/** `duckbill check`: returns the exit code. */
+export async function runCheck(argv: string[], io: CliIO = PROCESS_IO, deps?: AdmissionDeps): Promise<number> {
+  try {
+    const args = parseCheckArgs(argv);
+    if (args.help) {
+      io.write(CHECK_USAGE);
+      return 0;
+    }
+    const config = await loadConfig(args.configDir);
+    const admissionDeps = deps ?? (await import("./main.js")).defaultDeps();
+    const opts: CheckOptions = { deps: admissionDeps, config, namespace: args.namespace, user: args.user };
+    const sources = await expandManifestPaths(args.files, args.recursive);
+    const docs = await readManifests(sources, io.readStdin);
+    const oldDocs = args.old.length === 0 ? [] : await readManifests(await expandManifestPaths(args.old, args.recursive), io.readStdin);
+    const old = oldDocs.length === 0 ? undefined : await readOldObjects(oldDocs, opts);
+    const results = await checkDocuments(docs, { ...opts, old });
+    if (args.output === "json") {
+      io.write(formatJson(results, args.printDefaulted));
+    } else {
+      const { stdout, stderr } = formatText(results, args.printDefaulted);
+      if (stdout !== "") io.write(stdout);
+      if (stderr !== "") io.error(stderr);
+    }
+    return results.some((r) => r.outcome === "denied") ? 1 : 0;
+  } catch (e) {
+    if (e instanceof UsageError) {
+      io.error(`duckbill check: ${e.message}\nRun "duckbill check --help" for usage.\n`);
+      return 2;
+    }
+    if (e instanceof ManifestError) {
+      io.error(`duckbill check: ${e.message}\n`);
+      return 2;
+    }
+    throw e;
+  }
+}
+
+export { UsageError };

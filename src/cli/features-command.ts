@@ -1,0 +1,305 @@
+/**
+ * `duckbill features` (issue [7]): the `config-features` flags with their state, default, type and what they
+ * gate; `features explain <flag | field path>`; and `features impact --disable <flag> -f ...`, which checks
+ * manifests with the flag as configured and with it Disabled and reports what would start being denied.
+ * `--kubeconfig` (reading the live ConfigMap and Services) is not offered yet: export the ConfigMaps and use
+ * `--config-dir`.
+ */
+import { parseArgs } from "node:util";
+import type { AdmissionDeps } from "../admission/deps.js";
+import { DEFAULT_FEATURES, FEATURES_CONFIG_NAME, parseFlag } from "../config/features.js";
+import { snapshotFrom, type ConfigSnapshot } from "../config/snapshot.js";
+import type { Flag } from "../config/types.js";
+import { FEATURE_GATES, featureGate, gatedFieldsUsed, gatesForFieldPath, neverAllowedField, normalizeFieldPath, podSpecOf, type FeatureGate } from "../serving/feature-gates.js";
+import { checkDocuments, DEFAULT_USER, loadConfig, PROCESS_IO, UsageError, type CheckResult, type CliIO } from "./check.js";
+import { expandManifestPaths, ManifestError, readManifests } from "./manifests.js";
+
+export const FEATURES_USAGE = `Usage:
+  duckbill features [--config-dir DIR] [-o text|json]
+      every config-features flag: its state in DIR (or Knative's defaults), default, type, what it gates
+  duckbill features explain <flag | field path> [--config-dir DIR]
+      what a flag gates and how to enable it, or which flag gates a field (e.g. spec.template.spec.affinity)
+  duckbill features impact --disable <flag> [-f FILE|DIR|-]... [FILE...] [--config-dir DIR] [-n NS] [-o text|json]
+      which of the manifests the webhook would deny once <flag> is Disabled (exit 1 if any)
+
+--kubeconfig is not supported yet: export the ConfigMaps first, e.g.
+  kubectl get configmap config-features -n knative-serving -o yaml > config/config-features.yaml
+and pass --config-dir config.
+`;
+
+const ENABLE_HINT = (key: string, value: string): string =>
+  `kubectl patch configmap/config-features -n knative-serving --type merge -p '{"data":{"${key}":"${value}"}}'`;
+
+const CHECK_TEXT: Record<FeatureGate["check"], string> = {
+  mask: 'The webhook allows the fields unless the flag is Disabled ("Allowed" works like "Enabled").',
+  enabled: 'Only "Enabled" permits them ("Allowed" works like "Disabled").',
+  "mask+enabled": 'Only "Enabled" permits them: with "Allowed" the webhook still denies with the message below; with "Disabled" it also reports the fields as not allowed.',
+  defaults: "It changes what defaulting adds and never denies a request by itself.",
+  "dry-run": 'Enabled dry-runs every pod spec against the API server; Allowed only for Services annotated features.knative.dev/podspec-dryrun: enabled. The dry run needs a cluster: "duckbill check" does not perform it.',
+  controller: "Knative's controllers read it; the webhook does not.",
+};
+
+/** The flag's value as Knative parses it from the snapshot. */
+function stateOf(config: ConfigSnapshot, gate: FeatureGate): Flag {
+  return config.admission.features[gate.field];
+}
+
+/** Keys and values in config-features that Knative ignores, for the notes under the table. */
+function ignoredSettings(config: ConfigSnapshot): string[] {
+  const data = config.data.get(FEATURES_CONFIG_NAME);
+  if (data === undefined) return [];
+  const notes: string[] = [];
+  for (const key of Object.keys(data).sort()) {
+    if (key === "_example") continue;
+    const value = data[key] ?? "";
+    if (featureGate(key) === undefined) notes.push(`note: config-features key "${key}" is not a Knative 1.17 flag; it is ignored`);
+    else if (parseFlag(value) === undefined) notes.push(`note: config-features "${key}": "${value}" is not Enabled, Allowed or Disabled; Knative ignores it and keeps the default`);
+  }
+  return notes;
+}
+
+function pad(s: string, n: number): string {
+  return s.length >= n ? s : s + " ".repeat(n - s.length);
+}
+
+function formatList(config: ConfigSnapshot): string {
+  const rows = FEATURE_GATES.map((g) => [g.key, stateOf(config, g), DEFAULT_FEATURES[g.field], g.type, g.gates]);
+  const header = ["FLAG", "STATE", "DEFAULT", "TYPE", "GATES"];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
+  const line = (cells: readonly string[]): string =>
+    cells.map((c, i) => (i === cells.length - 1 ? c : pad(c, widths[i] ?? 0))).join("  ") + "\n";
+  let out = line(header);
+  for (const r of rows) out += line(r);
+  return out;
+}
+
+function listJson(config: ConfigSnapshot): string {
+  const flags = FEATURE_GATES.map((g) => ({
+    flag: g.key,
+    state: stateOf(config, g),
+    default: DEFAULT_FEATURES[g.field],
+    type: g.type,
+    check: g.check,
+    gates: g.gates,
+    fields: g.fields.map((f) => `spec.template.spec.${f}`),
+  }));
+  return JSON.stringify({ source: config.source, flags, notes: ignoredSettings(config) }, null, 2) + "\n";
+}
+
+/** `features explain <flag>`: everything about one flag. */
+export function explainFlag(gate: FeatureGate, config: ConfigSnapshot): string {
+  const state = stateOf(config, gate);
+  let out = `${gate.key}: ${gate.type}, default ${DEFAULT_FEATURES[gate.field]}, currently ${state} (${config.source})\n`;
+  out += `  Gates ${gate.gates}.\n`;
+  if (gate.fields.length > 0) {
+    out += `  Fields: ${gate.fields.map((f) => `spec.template.spec.${f}`).join(", ")}\n`;
+    out += "          (in a Revision: spec.<field>)\n";
+  }
+  out += `  ${CHECK_TEXT[gate.check]}\n`;
+  if (gate.denial !== undefined) out += `  When not permitted: ${gate.denial}\n`;
+  if (state !== "Enabled") out += `  To enable: ${ENABLE_HINT(gate.key, "enabled")}\n`;
+  else out += `  To disable: ${ENABLE_HINT(gate.key, "disabled")}\n`;
+  return out;
+}
+
+/** `features explain <field path>`: the flags that gate it, or that none does. */
+export function explainField(path: string, config: ConfigSnapshot): string {
+  const gates = gatesForFieldPath(path);
+  if (gates.length === 0) {
+    const never = neverAllowedField(path);
+    if (never !== undefined) return `No config-features flag gates ${path}: Knative never allows ${never} in a pod spec, whatever the flags.\n`;
+    return `No config-features flag gates ${path}.\n`;
+  }
+  let out = `${path} is gated by ${gates.map((g) => g.key).join(", ")}.\n`;
+  for (const g of gates) out += "\n" + explainFlag(g, config);
+  return out;
+}
+
+interface ImpactEntry {
+  readonly before: CheckResult;
+  readonly after: CheckResult;
+  readonly uses: readonly string[];
+  readonly newWarnings: readonly string[];
+}
+
+/** The snapshot with one flag forced to Disabled. */
+export function withFlagDisabled(config: ConfigSnapshot, key: string): ConfigSnapshot {
+  const configs: Record<string, Record<string, string>> = {};
+  for (const [name, data] of config.data) configs[name] = { ...data };
+  configs[FEATURES_CONFIG_NAME] = { ...(configs[FEATURES_CONFIG_NAME] ?? {}), [key]: "Disabled" };
+  return snapshotFrom(configs, `${config.source} with ${key}=Disabled`);
+}
+
+function usesOf(r: CheckResult, docObject: Record<string, unknown>, key: string): string[] {
+  const at = podSpecOf(r.kind, r.defaulted ?? docObject);
+  if (at === undefined) return [];
+  return gatedFieldsUsed(at.spec, at.prefix)
+    .filter((u) => u.key === key)
+    .map((u) => u.path);
+}
+
+function isAllowed(r: CheckResult): boolean {
+  return r.outcome === "created" || r.outcome === "configured" || r.outcome === "unchanged";
+}
+
+function where(r: CheckResult): string {
+  return `${r.source}:${r.line} ${r.ref ?? `${r.kind} ${r.name}`}`;
+}
+
+function formatImpact(gate: FeatureGate, state: Flag, entries: readonly ImpactEntry[], checked: number): string {
+  const denied = entries.filter((e) => isAllowed(e.before) && e.after.outcome === "denied");
+  const stillDenied = entries.filter((e) => e.before.outcome === "denied");
+  const warned = entries.filter((e) => isAllowed(e.after) && e.newWarnings.length > 0);
+  const users = entries.filter((e) => isAllowed(e.after) && e.uses.length > 0);
+  let out = "";
+  if (state === "Disabled") out += `note: ${gate.key} is already Disabled in this configuration.\n`;
+  out +=
+    denied.length === 0
+      ? `Disabling ${gate.key} (now ${state}) would deny none of the ${checked} checked objects.\n`
+      : `Disabling ${gate.key} (now ${state}) would deny ${denied.length} of the ${checked} checked objects; objects that exist keep running, their next create or update is denied:\n`;
+  for (const e of denied) {
+    out += `\n${where(e.before)}\n`;
+    if (e.uses.length > 0) out += `  uses ${e.uses.join(", ")}\n`;
+    out += `  ${(e.after.error ?? "").split("\n").join("\n  ")}\n`;
+  }
+  if (users.length > 0) {
+    out += `\nStill allowed, but using fields ${gate.key} gates:\n`;
+    for (const e of users) out += `  ${where(e.before)}: ${e.uses.join(", ")}\n`;
+  }
+  if (warned.length > 0) {
+    out += `\nWould get new warnings:\n`;
+    for (const e of warned) for (const w of e.newWarnings) out += `  ${where(e.before)}: Warning: ${w}\n`;
+  }
+  if (stillDenied.length > 0) out += `\n${stillDenied.length} object(s) are denied already with the current configuration (run "duckbill check").\n`;
+  return out;
+}
+
+function impactJson(gate: FeatureGate, state: Flag, entries: readonly ImpactEntry[]): string {
+  const objects = entries.map((e) => ({
+    source: e.before.source,
+    line: e.before.line,
+    ref: e.before.ref,
+    kind: e.before.kind,
+    name: e.before.name,
+    before: e.before.outcome,
+    after: e.after.outcome,
+    uses: e.uses,
+    ...(e.after.outcome === "denied" ? { message: e.after.message, error: e.after.error } : {}),
+    newWarnings: e.newWarnings,
+  }));
+  const denied = entries.filter((e) => isAllowed(e.before) && e.after.outcome === "denied").length;
+  return JSON.stringify({ flag: gate.key, state, denied, objects }, null, 2) + "\n";
+}
+
+async function runImpact(argv: string[], io: CliIO, deps: AdmissionDeps | undefined): Promise<number> {
+  const { values, positionals } = parseOrUsage(argv, {
+    disable: { type: "string" },
+    filename: { type: "string", short: "f", multiple: true },
+    recursive: { type: "boolean", short: "R", default: false },
+    namespace: { type: "string", short: "n", default: "default" },
+    "config-dir": { type: "string" },
+    user: { type: "string", default: DEFAULT_USER },
+    output: { type: "string", short: "o", default: "text" },
+    kubeconfig: { type: "string" },
+  });
+  rejectKubeconfig(values.kubeconfig);
+  const key = values.disable;
+  if (typeof key !== "string" || key === "") throw new UsageError("impact needs --disable <flag>");
+  const gate = featureGate(key);
+  if (gate === undefined) throw new UsageError(`unknown flag "${key}"; run "duckbill features" for the list`);
+  const files = [...((values.filename as string[] | undefined) ?? []), ...positionals];
+  if (files.length === 0) throw new UsageError("impact needs manifests: -f FILE|DIR|- or files as arguments");
+  const output = outputOf(values.output);
+  const config = await loadConfig(values["config-dir"] as string | undefined);
+  const admissionDeps = deps ?? (await import("./main.js")).defaultDeps();
+  const docs = await readManifests(await expandManifestPaths(files, values.recursive === true), io.readStdin);
+  const common = { deps: admissionDeps, namespace: String(values.namespace), user: String(values.user) };
+  const before = await checkDocuments(docs, { ...common, config });
+  const after = await checkDocuments(docs, { ...common, config: withFlagDisabled(config, gate.key) });
+  const entries: ImpactEntry[] = [];
+  for (let i = 0; i < docs.length; i++) {
+    const b = before[i] as CheckResult;
+    const a = after[i] as CheckResult;
+    if (b.outcome === "skipped") continue;
+    const known = new Set(b.warnings);
+    entries.push({ before: b, after: a, uses: usesOf(b, (docs[i] as { object: Record<string, unknown> }).object, gate.key), newWarnings: a.warnings.filter((w) => !known.has(w)) });
+  }
+  const state = stateOf(config, gate);
+  io.write(output === "json" ? impactJson(gate, state, entries) : formatImpact(gate, state, entries, entries.length));
+  return entries.some((e) => isAllowed(e.before) && e.after.outcome === "denied") ? 1 : 0;
+}
+
+type OptionSpec = NonNullable<Parameters<typeof parseArgs>[0]>["options"];
+
+function parseOrUsage(argv: string[], options: OptionSpec): { values: Record<string, string | boolean | string[] | undefined>; positionals: string[] } {
+  try {
+    const r = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
+    return { values: r.values as Record<string, string | boolean | string[] | undefined>, positionals: r.positionals };
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+}
+
+function outputOf(v: unknown): "text" | "json" {
+  if (v === "text" || v === "json") return v;
+  throw new UsageError(`--output must be text or json, got "${String(v)}"`);
+}
+
+function rejectKubeconfig(v: unknown): void {
+  if (v !== undefined) {
+    throw new UsageError("--kubeconfig is not supported yet; export the ConfigMaps (kubectl get configmap config-features -n knative-serving -o yaml) into a directory and pass --config-dir");
+  }
+}
+
+/** `duckbill features ...`: returns the exit code. */
+export async function runFeatures(argv: string[], io: CliIO = PROCESS_IO, deps?: AdmissionDeps): Promise<number> {
+  try {
+    const [sub, ...rest] = argv;
+    if (sub === "--help" || sub === "-h" || sub === "help") {
+      io.write(FEATURES_USAGE);
+      return 0;
+    }
+    if (sub === "impact") return await runImpact(rest, io, deps);
+    const isExplain = sub === "explain";
+    const { values, positionals } = parseOrUsage(isExplain ? rest : argv, {
+      "config-dir": { type: "string" },
+      output: { type: "string", short: "o", default: "text" },
+      kubeconfig: { type: "string" },
+    });
+    rejectKubeconfig(values.kubeconfig);
+    const output = outputOf(values.output);
+    const config = await loadConfig(values["config-dir"] as string | undefined);
+    if (isExplain) {
+      const subject = positionals.join(" ").trim();
+      if (subject === "") throw new UsageError("explain needs a flag (e.g. kubernetes.podspec-affinity) or a field path (e.g. spec.template.spec.affinity)");
+      const gate = featureGate(subject.toLowerCase());
+      const text = gate !== undefined ? explainFlag(gate, config) : explainField(subject, config);
+      if (output === "json") {
+        const gates = gate !== undefined ? [gate] : gatesForFieldPath(subject);
+        io.write(JSON.stringify({ subject, field: gate === undefined ? normalizeFieldPath(subject) : undefined, gates: gates.map((g) => ({ ...g, state: stateOf(config, g), default: DEFAULT_FEATURES[g.field] })), neverAllowed: gate === undefined ? (neverAllowedField(subject) ?? null) : null }, null, 2) + "\n");
+      } else {
+        io.write(text);
+      }
+      return 0;
+    }
+    if (positionals.length > 0) throw new UsageError(`unknown subcommand "${positionals[0]}"; use explain or impact`);
+    if (output === "json") {
+      io.write(listJson(config));
+    } else {
+      io.write(formatList(config));
+      const notes = ignoredSettings(config);
+      if (notes.length > 0) io.error(notes.join("\n") + "\n");
+    }
+    return 0;
+  } catch (e) {
+    if (e instanceof UsageError) {
+      io.error(`duckbill features: ${e.message}\nRun "duckbill features --help" for usage.\n`);
+      return 2;
+    }
+    if (e instanceof ManifestError) {
+      io.error(`duckbill features: ${e.message}\n`);
+      return 2;
+    }
+    throw e;
+  }
+}

@@ -1,0 +1,193 @@
+/**
+ * Reading manifests the way `kubectl apply -f` does: files, directories (their .json/.yaml/.yml files in
+ * lexical order, subdirectories only with `recursive`) and `-` for stdin (named "STDIN", kubectl's
+ * constSTDINstr); multi-document YAML or JSON; `List` documents flattened into their items; empty and null
+ * documents dropped. YAML follows YAML 1.1 as kubectl's go-yaml v2 does (`yes`/`on` are booleans, `0777` is
+ * octal) except that timestamps and sexagesimal numbers stay strings, as go-yaml v2 leaves them when decoding
+ * into interface{}. Every object remembers its file and line so errors can point at it.
+ */
+import { readdir, readFile, stat } from "node:fs/promises";
+import { join } from "node:path";
+import { isMap, isSeq, LineCounter, parseAllDocuments, type Tags } from "yaml";
+import { parseSimpleYaml } from "./simple-yaml.js";
+
+/** One object to check, with where it came from. */
+export interface ManifestDocument {
+  /** The source as kubectl names it in messages: the file path as given (joined for directories), or `STDIN`. */
+  readonly source: string;
+  /** 1-based line where the object starts. */
+  readonly line: number;
+  readonly object: Record<string, unknown>;
+}
+
+/** A manifest that cannot be read: `<source>:<line>:<column>: <reason>`. */
+export class ManifestError extends Error {
+  constructor(
+    readonly source: string,
+    readonly line: number,
+    readonly column: number,
+    readonly reason: string,
+  ) {
+    super(line > 0 ? `${source}:${line}:${column}: ${reason}` : `${source}: ${reason}`);
+    this.name = "ManifestError";
+  }
+}
+
+export const STDIN_SOURCE = "STDIN";
+
+/** kubectl's FileExtensions for files found in directories. */
+const MANIFEST_EXTENSIONS = [".json", ".yaml", ".yml"];
+
+/** go-yaml v2 decodes timestamps and base-60 numbers into interface{} as plain strings. */
+export function kubectlTags(tags: Tags): Tags {
+  return tags.filter((t) => typeof t !== "object" || (!t.tag.endsWith(":timestamp") && t.format !== "TIME"));
+}
+
+const PARSE_OPTIONS = { version: "1.1", customTags: kubectlTags, prettyErrors: false } as const;
+
+/** A parsed document before the manifest checks: its value, where it starts, where its `items` start. */
+interface RawDocument {
+  readonly value: unknown;
+  readonly line: number;
+  readonly column: number;
+  readonly itemPositions?: ReadonlyArray<{ readonly line: number; readonly column: number }>;
+}
+
+/** The yaml library's reading of a file: any YAML, with its error positions. */
+function parseWithLibrary(source: string, body: string): RawDocument[] {
+  const lineCounter = new LineCounter();
+  const docs = parseAllDocuments(body, { ...PARSE_OPTIONS, lineCounter });
+  const out: RawDocument[] = [];
+  for (const doc of Array.isArray(docs) ? docs : []) {
+    const error = doc.errors[0];
+    if (error !== undefined) {
+      const at = lineCounter.linePos(error.pos[0]);
+      throw new ManifestError(source, at.line, at.col, error.message);
+    }
+    const contents = doc.contents;
+    if (contents === null) continue;
+    const start = lineCounter.linePos(contents.range?.[0] ?? 0);
+    let value: unknown;
+    try {
+      value = doc.toJS({ maxAliasCount: 1000 });
+    } catch (e) {
+      throw new ManifestError(source, start.line, start.col, (e as Error).message);
+    }
+    if (value === null || value === undefined) continue;
+    const itemsNode = isMap(contents) ? contents.get("items", true) : undefined;
+    const itemPositions = isSeq(itemsNode)
+      ? itemsNode.items.map((node) => {
+          const range = node !== null && typeof node === "object" && "range" in node ? (node.range as [number, number, number] | undefined) : undefined;
+          const pos = range === undefined ? start : lineCounter.linePos(range[0]);
+          return { line: pos.line, column: pos.col };
+        })
+      : undefined;
+    out.push({ value, line: start.line, column: start.col, ...(itemPositions === undefined ? {} : { itemPositions }) });
+  }
+  return out;
+}
+
+/**
+ * Parses one file's text into objects. Throws ManifestError (with line and column) on YAML/JSON syntax errors
+ * and on documents that are not objects with `apiVersion` and `kind`. The common block-YAML subset is read by
+ * a fast reader (simple-yaml.ts); anything else by the yaml library, with the same values.
+ */
+export function parseManifests(source: string, text: string): ManifestDocument[] {
+  // kubectl strips a UTF-8 byte order mark before decoding.
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  const docs = parseSimpleYaml(body, kubectlTags) ?? parseWithLibrary(source, body);
+  const out: ManifestDocument[] = [];
+  for (const doc of docs) {
+    const value = doc.value;
+    if (typeof value !== "object" || value === null || Array.isArray(value)) {
+      throw new ManifestError(source, doc.line, doc.column, "a manifest document must be an object with apiVersion and kind");
+    }
+    const obj = value as Record<string, unknown>;
+    if (isList(obj)) {
+      if (!Array.isArray(obj.items)) throw new ManifestError(source, doc.line, doc.column, "items of a list must be an array");
+      // kubectl's FlattenListVisitor: each item is checked on its own, at its own line.
+      const items = obj.items as unknown[];
+      for (let i = 0; i < items.length; i++) {
+        const pos = doc.itemPositions?.[i] ?? doc;
+        out.push(checkedDocument(source, pos.line, pos.column, items[i]));
+      }
+      continue;
+    }
+    out.push(checkedDocument(source, doc.line, doc.column, obj));
+  }
+  return out;
+}
+
+/** apimachinery's unstructured decoder treats any object with a non-null `items` member as a list. */
+function isList(obj: Record<string, unknown>): boolean {
+  return obj.items !== undefined && obj.items !== null;
+}
+
+function checkedDocument(source: string, line: number, column: number, value: unknown): ManifestDocument {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    throw new ManifestError(source, line, column, "a manifest document must be an object with apiVersion and kind");
+  }
+  const obj = value as Record<string, unknown>;
+  // kubectl refuses these client-side ("apiVersion not set", "kind not set").
+  const missing = ["apiVersion", "kind"].filter((k) => typeof obj[k] !== "string" || obj[k] === "");
+  if (missing.length > 0) throw new ManifestError(source, line, column, `${missing.map((k) => `${k} not set`).join(", ")}`);
+  // kubectl's object accessors fail on these before anything is sent.
+  const metadata = obj.metadata;
+  if (metadata !== undefined && metadata !== null && (typeof metadata !== "object" || Array.isArray(metadata))) {
+    throw new ManifestError(source, line, column, "metadata must be an object");
+  }
+  return { source, line, object: obj };
+}
+
+/**
+ * The files behind `-f` arguments, in kubectl's order: a file as given; a directory's manifest files in lexical
+ * order (recursing only with `recursive`); `-` as STDIN. A path that does not exist is a ManifestError.
+ */
+export async function expandManifestPaths(paths: readonly string[], recursive = false): Promise<string[]> {
+  const out: string[] = [];
+  for (const p of paths) {
+    if (p === "-") {
+      out.push(STDIN_SOURCE);
+      continue;
+    }
+    const info = await stat(p).catch(() => undefined);
+    if (info === undefined) throw new ManifestError(p, 0, 0, "the path does not exist");
+    if (info.isDirectory()) await walk(p, recursive, out);
+    else out.push(p);
+  }
+  return out;
+}
+
+async function walk(dir: string, recursive: boolean, out: string[]): Promise<void> {
+  // filepath.Walk visits entries in lexical order.
+  const entries = (await readdir(dir, { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  for (const e of entries) {
+    const full = join(dir, e.name);
+    if (e.isDirectory()) {
+      if (recursive) await walk(full, recursive, out);
+    } else if (MANIFEST_EXTENSIONS.some((ext) => e.name.endsWith(ext))) {
+      out.push(full);
+    }
+  }
+}
+
+/** Reads and parses every source; `readStdin` is called at most once, for `STDIN`. */
+export async function readManifests(sources: readonly string[], readStdin: () => Promise<string>): Promise<ManifestDocument[]> {
+  const out: ManifestDocument[] = [];
+  let stdinText: string | undefined;
+  for (const source of sources) {
+    let text: string;
+    if (source === STDIN_SOURCE) {
+      stdinText ??= await readStdin();
+      text = stdinText;
+    } else {
+      try {
+        text = await readFile(source, "utf8");
+      } catch (e) {
+        throw new ManifestError(source, 0, 0, (e as Error).message);
+      }
+    }
+    for (const doc of parseManifests(source, text)) out.push(doc);
+  }
+  return out;
+}
