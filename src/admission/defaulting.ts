@@ -1,31 +1,37 @@
-import { formatGvk } from "../apis/gvk.js";
+import { formatGvk, type GroupVersionKind } from "../apis/gvk.js";
+import { generationOf } from "../duck/generational.js";
 import { createPatch } from "../duck/patch.js";
 import type { RequestContext } from "../serving/context.js";
 import type { AdmissionDeps, RequestEnv } from "./deps.js";
+import { generationPatch, nextGeneration, readGenerational, specOf, withGeneration } from "./generation.js";
 import { decodeObject } from "./objects.js";
 import { ALLOWED, deny, type Decision } from "./response.js";
 import type { AdmissionRequest } from "./review.js";
 
 /**
  * /defaulting (knative/pkg resourcesemantics/defaulting, spec §1.5). The patch is one diff from the object
- * as sent to the object after the Go round trip and SetDefaults (docs/adr/0002-json-patch.md).
+ * as sent to the object after the Go round trip and SetDefaults (docs/adr/0002-json-patch.md), plus the
+ * `spec.generation` bump for kinds named generational (admission/generation.ts, docs/adr/0005-duck-types.md).
  */
 export function admitDefaulting(req: AdmissionRequest, deps: AdmissionDeps, env: RequestEnv): Decision {
   if (req.operation !== "CREATE" && req.operation !== "UPDATE") return ALLOWED;
   const rules = deps.kinds.lookup(req.kind);
-  if (rules === undefined) return deny(`mutation failed: unhandled kind: ${formatGvk(req.kind)}`);
+  const generational = isGenerational(deps, req.kind);
+  if (rules === undefined) {
+    return generational ? admitGenerationalOnly(req) : deny(`mutation failed: unhandled kind: ${formatGvk(req.kind)}`);
+  }
 
   const decodedNew = decodeObject(rules, req.object, "new");
   if (!decodedNew.ok) return deny(`mutation failed: ${decodedNew.error}`);
   const decodedOld = decodeObject(rules, req.oldObject, "old");
   if (!decodedOld.ok) return deny(`mutation failed: ${decodedOld.error}`);
-  const obj = decodedNew.value;
+  let obj = decodedNew.value;
   // Knative dereferences the missing object and crashes; Duckbill says what is wrong instead.
   if (obj === undefined) return deny("mutation failed: the new object may not be nil");
 
   // The old object is defaulted first with a bare context (no create/update marker, no user), so that
   // Duckbill never rejects or re-stamps its own earlier defaults (spec §1.5 step 3).
-  let old = decodedOld.value;
+  const old = decodedOld.value;
   if (old !== undefined && rules.setDefaults !== undefined) {
     rules.setDefaults(old, { operation: "", subResource: "", oldObject: undefined, userInfo: undefined, dryRun: false, config: env.config });
   }
@@ -38,7 +44,32 @@ export function admitDefaulting(req: AdmissionRequest, deps: AdmissionDeps, env:
     dryRun: false,
     config: env.config,
   };
-  old = undefined;
   rules.setDefaults?.(obj, ctx);
+  if (generational) {
+    // The Go round trip drops spec.generation (Knative's types no longer have it): read it from the
+    // request, compare the defaulted specs, and put the result on the final object.
+    const read = readGenerational(req.object, req.oldObject);
+    if (!read.ok) return deny(`mutation failed: ${read.error}`);
+    const before = read.old === undefined ? undefined : { generation: generationOf(read.old), spec: old?.spec };
+    obj = withGeneration(obj, nextGeneration(before, obj.spec, ctx.subResource));
+  }
   return { allowed: true, patch: createPatch(req.object, obj) };
+}
+
+function isGenerational(deps: AdmissionDeps, kind: GroupVersionKind): boolean {
+  const kinds = deps.generational;
+  return kinds !== undefined && kinds.size > 0 && kinds.has(formatGvk(kind));
+}
+
+/**
+ * A generational kind Duckbill has no Go type for: no round trip and no defaults, only the generation,
+ * written through the Generational duck so that nothing else in the object can change.
+ */
+function admitGenerationalOnly(req: AdmissionRequest): Decision {
+  if (req.object === undefined) return deny("mutation failed: the new object may not be nil");
+  const read = readGenerational(req.object, req.oldObject);
+  if (!read.ok) return deny(`mutation failed: ${read.error}`);
+  const before = read.old === undefined ? undefined : { generation: generationOf(read.old), spec: specOf(req.oldObject) };
+  const target = nextGeneration(before, specOf(req.object), read.old === undefined ? "" : req.subResource);
+  return { allowed: true, patch: generationPatch(read.now, target) };
 }

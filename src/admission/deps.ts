@@ -6,6 +6,11 @@ import type { ConfigMapValidators } from "../config/validators.js";
 export interface AdmissionDeps {
   readonly kinds: KindRegistry;
   readonly configMaps: ConfigMapValidators;
+  /**
+   * Kinds whose /defaulting maintains `spec.generation` (`--generational`), keyed by formatGvk; see
+   * admission/generation.ts. Any kind may be named, Knative's or not. Absent or empty: none.
+   */
+  readonly generational?: ReadonlySet<string>;
 }
 
 /** Per-request inputs besides the review itself. */

@@ -29,6 +29,7 @@ export const SERVE_OPTIONS = [
   { flag: "config-watchdog", env: "CONFIG_WATCHDOG", default: "2m", description: "re-list the ConfigMaps when the watch brought no event or bookmark for this long" },
   { flag: "kube-api-qps", env: "KUBE_API_QPS", default: "0", description: "client requests per second to the API server (0: Knative's 20)" },
   { flag: "kube-api-burst", env: "KUBE_API_BURST", default: "0", description: "client request burst (0: Knative's 40)" },
+  { flag: "generational", env: "DUCKBILL_GENERATIONAL", default: "", description: "kinds whose /defaulting maintains spec.generation, as group/version/Kind[,...] (any kind, not only Knative's)" },
   { flag: "log-level", env: "LOG_LEVEL", default: "info", description: "fatal, error, warn, info, debug, trace or silent" },
 ] as const satisfies readonly OptionSpec[];
 

@@ -3,6 +3,7 @@ import type { Logger } from "pino";
 import type { AdmissionDeps } from "../admission/deps.js";
 import { chooseConfigStoreMode, createConfigStore, type ConfigStore } from "../config/store.js";
 import { describeCertificate, generateTlsMaterial, loadTlsMaterial, writeTlsMaterial, type TlsMaterial } from "../kube/certificates.js";
+import { generationalKeys, parseGenerationalKinds } from "../admission/generation.js";
 import type { WebhookServer } from "../server/app.js";
 import { createLogger, LOG_LEVELS, type LogLevel } from "../server/logging.js";
 import { parseBool, parseDurationMs, parsePort, parseTlsMinVersion, type ServeSettings } from "./options.js";
@@ -28,6 +29,7 @@ export function checkSettings(s: ServeSettings): void {
   parseDurationMs(s["request-timeout"], "--request-timeout (REQUEST_TIMEOUT)");
   if (!(LOG_LEVELS as readonly string[]).includes(s["log-level"])) throw new Error(`--log-level (LOG_LEVEL) must be one of ${LOG_LEVELS.join(", ")}, got "${s["log-level"]}"`);
   parseDurationMs(s["config-watchdog"], "--config-watchdog (CONFIG_WATCHDOG)");
+  parseGenerationalKinds(s.generational);
   chooseConfigStoreMode({ source: s["config-source"], dir: s["config-dir"], kubeconfig: s.kubeconfig });
 }
 
@@ -136,7 +138,7 @@ export async function startWebhook(s: ServeSettings, deps: AdmissionDeps, opts: 
   logger.info({ source: store.current().source }, "configuration source");
   const server = createWebhookServer({
     tls: { key: tls.key, cert: tls.cert, minVersion: parseTlsMinVersion(s["tls-min-version"]) },
-    deps,
+    deps: s.generational === "" ? deps : { ...deps, generational: generationalKeys(parseGenerationalKinds(s.generational)) },
     config: () => store.current(),
     notReadyReason: () => store.notReadyReason(),
     logger,
