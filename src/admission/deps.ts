@@ -1,4 +1,5 @@
 import type { ConfigSnapshot } from "../config/snapshot.js";
+import type { RequestContext } from "../serving/context.js";
 import type { KindRegistry } from "../serving/registry.js";
 import type { ConfigMapValidators } from "../config/validators.js";
 
@@ -11,6 +12,11 @@ export interface AdmissionDeps {
    * admission/generation.ts. Any kind may be named, Knative's or not. Absent or empty: none.
    */
   readonly generational?: ReadonlySet<string>;
+  /**
+   * The PodSpec dry run's API call (spec §6.2, src/kube/dry-run.ts), handed to validation callbacks through
+   * the request context. Absent (standalone, `admit`): the call is taken to succeed.
+   */
+  readonly podDryRun?: RequestContext["podDryRun"];
 }
 
 /** Per-request inputs besides the review itself. */

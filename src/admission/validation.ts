@@ -27,6 +27,7 @@ export async function admitValidation(req: AdmissionRequest, deps: AdmissionDeps
     userInfo: req.userInfo,
     dryRun: req.dryRun,
     config: env.config,
+    podDryRun: deps.podDryRun,
   };
   const result = rules.validate?.(obj, ctx);
   let warnings: string[] | undefined;

@@ -6,7 +6,7 @@ import type { KeyObject } from "node:crypto";
 import { mkdir, open, readFile, readdir, rename, rm } from "node:fs/promises";
 import { isIP } from "node:net";
 import { join } from "node:path";
-import type { generate as selfsignedGenerate } from "selfsigned";
+import { createCa, issueServingCertificate, knativeCommonName } from "./certificate-issuer.js";
 
 export interface TlsMaterial {
   /** Serving certificate (PEM; may be followed by intermediates when loaded from a directory). */
@@ -66,27 +66,9 @@ export const WEBHOOK_SECRET_KEYS = { cert: "server-cert.pem", key: "server-key.p
 type FileNames = { readonly cert: string; readonly key: string; readonly ca: string };
 
 const DAY_MS = 86_400_000;
-const ORGANIZATION = "knative.dev";
 
 // ---------------------------------------------------------------------------------------------------------
 // Generation
-
-type SelfsignedOptions = NonNullable<Parameters<typeof selfsignedGenerate>[1]>;
-type Extensions = NonNullable<SelfsignedOptions["extensions"]>;
-
-// Knative's CA template (knative.dev/pkg webhook/certificates/resources): IsCA, CertSign|DigitalSignature,
-// ServerAuth+ClientAuth; Go marks basicConstraints and keyUsage critical.
-const CA_EXTENSIONS: Extensions = [
-  { name: "basicConstraints", cA: true, critical: true },
-  { name: "keyUsage", keyCertSign: true, digitalSignature: true, critical: true },
-  { name: "extKeyUsage", serverAuth: true, clientAuth: true },
-];
-
-const SERVER_EXTENSIONS: Extensions = [
-  { name: "basicConstraints", cA: false, critical: true },
-  { name: "keyUsage", digitalSignature: true, critical: true },
-  { name: "extKeyUsage", serverAuth: true },
-];
 
 /**
  * Generates a fresh ECDSA P-256 CA and a serving certificate it signs, both SHA-256, shaped like Knative's
@@ -117,17 +99,6 @@ export async function generateTlsMaterial(opts: GenerateOptions = {}): Promise<G
   const certNotAfter = new Date(Math.min(caNotAfter.getTime(), addDays(notBefore, certDays).getTime()));
 
   const serviceFqdn = `${serviceName}.${namespace}`;
-  const subject = [
-    { name: "organizationName", value: ORGANIZATION },
-    { name: "commonName", value: `${serviceFqdn}.svc` },
-  ];
-  // Knative gives the CA the serving certificate's subject and tells them apart by key identifiers, which
-  // selfsigned cannot emit; without them OpenSSL (curl, Node) takes the leaf for self-signed, so the CA's
-  // CN differs instead (docs/adr/0001-certificates.md).
-  const caSubject = [
-    { name: "organizationName", value: ORGANIZATION },
-    { name: "commonName", value: `${serviceFqdn}.svc CA` },
-  ];
   const dnsNames = uniq([
     "localhost",
     serviceName,
@@ -137,24 +108,11 @@ export async function generateTlsMaterial(opts: GenerateOptions = {}): Promise<G
     ...(opts.extraDnsNames ?? []),
   ]);
   const ips = uniq(["127.0.0.1", ...(opts.extraIps ?? [])]);
-
-  // Loaded on demand: its X.509 stack costs ~100 ms to import and only standalone starts need it.
-  const { generate } = await import("selfsigned");
-  const common = { keyType: "ec", curve: "P-256", algorithm: "sha256", notBeforeDate: notBefore } as const;
-  const ca = await generate(caSubject, { ...common, notAfterDate: caNotAfter, extensions: CA_EXTENSIONS });
-  const server = await generate(subject, {
-    ...common,
-    notAfterDate: certNotAfter,
-    ca: { key: ca.private, cert: ca.cert },
-    extensions: [
-      ...SERVER_EXTENSIONS,
-      {
-        name: "subjectAltName",
-        altNames: [...dnsNames.map((value) => ({ type: 2 as const, value })), ...ips.map((ip) => ({ type: 7 as const, ip }))],
-      },
-    ],
-  });
-  return { cert: server.cert, key: server.private, ca: ca.cert, caKey: ca.private, notAfter: certNotAfter };
+  // Knative's shape: the CA has the serving certificate's subject and names; key identifiers tell them apart.
+  const names = { commonName: knativeCommonName(serviceName, namespace), dnsNames, ips };
+  const ca = await createCa({ ...names, notBefore, notAfter: caNotAfter });
+  const server = await issueServingCertificate(ca, { ...names, notBefore, notAfter: certNotAfter });
+  return { cert: server.cert, key: server.key, ca: ca.cert, caKey: ca.key, notAfter: certNotAfter };
 }
 
 const LABEL_RE = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;

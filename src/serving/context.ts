@@ -31,6 +31,11 @@ export interface RequestContext {
   /** `request.dryRun == true`. */
   readonly dryRun: boolean;
   readonly config: ConfigSnapshot;
+  /**
+   * The webhook's own `POST pods?dryRun=All` (spec §6.2), used by the Service/Configuration validation callbacks.
+   * `error` is the client's error text. Absent (standalone, `admit`): the call is taken to succeed.
+   */
+  readonly podDryRun?: (pod: Record<string, unknown>, namespace: string) => Promise<{ ok: true } | { ok: false; error: string }>;
 }
 
 export function isInUpdate(ctx: RequestContext): boolean {

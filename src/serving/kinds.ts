@@ -4,6 +4,7 @@ import { setDomainMappingDefaults, validateDomainMapping } from "./domainmapping
 import { setIngressDefaults, validateIngress } from "./ingress.js";
 import { validateMetric } from "./metric.js";
 import { setPodAutoscalerDefaults, validatePodAutoscaler } from "./podautoscaler.js";
+import { validateConfigurationDryRun, validateServiceDryRun } from "./podspec-dryrun.js";
 import { KindRegistry, type KindRules } from "./registry.js";
 import { setRevisionDefaults, validateRevision } from "./revision.js";
 import { setRouteDefaults, validateRoute } from "./route.js";
@@ -16,13 +17,14 @@ const networking = "networking.internal.knative.dev";
 
 /**
  * The GVKs Knative Serving's webhook registers (spec §1.1), in the order of the spec's table, each with
- * its SetDefaults and Validate. Kinds without defaults only get the Go round trip.
+ * its SetDefaults and Validate. Kinds without defaults only get the Go round trip. Service and Configuration
+ * have Knative's validation callback, the PodSpec dry run (spec §6.2).
  */
 export const KNATIVE_KINDS: readonly KindRules[] = [
   { gvk: { group: serving, version: "v1", kind: "Revision" }, plural: "revisions", setDefaults: setRevisionDefaults, validate: validateRevision },
-  { gvk: { group: serving, version: "v1", kind: "Configuration" }, plural: "configurations", setDefaults: setConfigurationDefaults, validate: validateConfiguration },
+  { gvk: { group: serving, version: "v1", kind: "Configuration" }, plural: "configurations", setDefaults: setConfigurationDefaults, validate: validateConfiguration, callback: validateConfigurationDryRun },
   { gvk: { group: serving, version: "v1", kind: "Route" }, plural: "routes", setDefaults: setRouteDefaults, validate: validateRoute },
-  { gvk: { group: serving, version: "v1", kind: "Service" }, plural: "services", setDefaults: setServiceDefaults, validate: validateService },
+  { gvk: { group: serving, version: "v1", kind: "Service" }, plural: "services", setDefaults: setServiceDefaults, validate: validateService, callback: validateServiceDryRun },
   { gvk: { group: serving, version: "v1beta1", kind: "DomainMapping" }, plural: "domainmappings", setDefaults: setDomainMappingDefaults, validate: validateDomainMapping },
   { gvk: { group: autoscaling, version: "v1alpha1", kind: "PodAutoscaler" }, plural: "podautoscalers", setDefaults: setPodAutoscalerDefaults, validate: validatePodAutoscaler },
   { gvk: { group: autoscaling, version: "v1alpha1", kind: "Metric" }, plural: "metrics", validate: validateMetric },

@@ -1,0 +1,185 @@
+/**
+ * The RBAC of manifests/200-rbac.yaml against what the code does: the webhook-configuration reconciler (with
+ * leader election), the PodSpec dry run and the config store run against the in-process API server, and every
+ * request they send must be allowed to the webhook's ServiceAccount; conversely every verb granted must be used
+ * by some request (least privilege). The certificate controller's requests are listed by hand from
+ * src/kube/cert-controller.ts and secret-watch.ts.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { pino } from "pino";
+import { Registry } from "prom-client";
+import { beforeAll, describe, expect, it } from "vitest";
+import { parseAllDocuments } from "yaml";
+import { createConfigStore } from "../../src/config/store.js";
+import { createPodDryRun } from "../../src/kube/dry-run.js";
+import { createKubeApi } from "../../src/kube/json-api.js";
+import { knativeWebhookTargets, startWebhookConfigReconciliation } from "../../src/kube/webhook-config.js";
+import { KNATIVE_KINDS } from "../../src/serving/kinds.js";
+import { eventually } from "../config/store-harness.js";
+import { BUILTIN_RESOURCES, configMap, CONFIGMAPS, FakeApiServer, MUTATING_WEBHOOK_CONFIGURATIONS, NAMESPACES, SECRETS, VALIDATING_WEBHOOK_CONFIGURATIONS, type KubeObject, type RecordedRequest, type ResourceType } from "../support/fake-apiserver.js";
+
+type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- manifests are read as loose JSON
+
+const NS = "knative-serving";
+const SA = { kind: "ServiceAccount", name: "duckbill-webhook", namespace: NS };
+const PODS: ResourceType = { group: "", version: "v1", plural: "pods", kind: "Pod", namespaced: true };
+
+/** One API request as the RBAC authorizer sees it. */
+export interface Attributes {
+  readonly verb: string;
+  readonly group: string;
+  readonly resource: string;
+  /** "" for cluster-scoped requests. */
+  readonly namespace: string;
+  /** "" for create and for list/watch without a metadata.name field selector. */
+  readonly name: string;
+}
+
+function attributesOf(r: RecordedRequest): Attributes | undefined {
+  const seg = r.path.split("/").filter((s) => s !== "");
+  let group: string;
+  let rest: string[];
+  if (seg[0] === "api") {
+    group = "";
+    rest = seg.slice(2);
+  } else if (seg[0] === "apis") {
+    group = seg[1] ?? "";
+    rest = seg.slice(3);
+  } else {
+    return undefined; // /version and other non-resource URLs
+  }
+  let namespace = "";
+  if (rest[0] === "namespaces" && rest.length >= 3) {
+    namespace = rest[1] ?? "";
+    rest = rest.slice(2);
+  }
+  const [resource = "", pathName = ""] = rest;
+  const selected = /(?:^|,)metadata\.name=([^,]*)/.exec(r.query.get("fieldSelector") ?? "")?.[1] ?? "";
+  const verb = r.method === "GET" ? (pathName !== "" ? "get" : r.watch ? "watch" : "list") : ({ POST: "create", PUT: "update", PATCH: "patch", DELETE: "delete" } as Record<string, string>)[r.method] ?? r.method;
+  return { verb, group, resource, namespace, name: pathName !== "" ? pathName : verb === "list" || verb === "watch" ? selected : "" };
+}
+
+interface GrantedRule {
+  readonly where: string;
+  /** undefined: every namespace (ClusterRoleBinding). */
+  readonly namespace: string | undefined;
+  readonly rule: Obj;
+}
+
+function loadRbac(): GrantedRule[] {
+  const docs = parseAllDocuments(readFileSync(join(import.meta.dirname, "..", "..", "manifests", "200-rbac.yaml"), "utf8")).map((d) => d.toJSON() as Obj);
+  const roles = new Map(docs.filter((d) => d.kind === "Role" || d.kind === "ClusterRole").map((d) => [`${d.kind}/${d.metadata.namespace ?? ""}/${d.metadata.name}`, d]));
+  const out: GrantedRule[] = [];
+  for (const b of docs.filter((d) => d.kind === "RoleBinding" || d.kind === "ClusterRoleBinding")) {
+    if (!b.subjects.some((s: Obj) => s.kind === SA.kind && s.name === SA.name && s.namespace === SA.namespace)) continue;
+    const roleNs = b.roleRef.kind === "Role" ? b.metadata.namespace : "";
+    const role = roles.get(`${b.roleRef.kind}/${roleNs}/${b.roleRef.name}`);
+    if (role === undefined) throw new Error(`${b.kind} ${b.metadata.name} refers to a missing ${b.roleRef.kind} ${b.roleRef.name}`);
+    role.rules.forEach((rule: Obj, i: number) => out.push({ where: `${role.kind} ${role.metadata.name} rule ${i}`, namespace: b.kind === "RoleBinding" ? b.metadata.namespace : undefined, rule }));
+  }
+  return out;
+}
+
+/** The RBAC authorizer's rule match (no wildcards are used in these manifests, but they are honoured). */
+function ruleAllows(g: GrantedRule, a: Attributes, verb = a.verb): boolean {
+  if (g.namespace !== undefined && g.namespace !== a.namespace) return false;
+  const has = (list: unknown, v: string): boolean => Array.isArray(list) && (list.includes(v) || list.includes("*"));
+  if (!has(g.rule.apiGroups, a.group) || !has(g.rule.resources, a.resource) || !has(g.rule.verbs, verb)) return false;
+  const names = g.rule.resourceNames as string[] | undefined;
+  return names === undefined || names.length === 0 || (a.name !== "" && names.includes(a.name));
+}
+
+/** The certificate controller (another module, not run here): read from its source. */
+const CERT_CONTROLLER: Attributes[] = [
+  { verb: "list", group: "", resource: "secrets", namespace: NS, name: "webhook-certs" },
+  { verb: "watch", group: "", resource: "secrets", namespace: NS, name: "webhook-certs" },
+  { verb: "get", group: "", resource: "secrets", namespace: NS, name: "webhook-certs" },
+  { verb: "update", group: "", resource: "secrets", namespace: NS, name: "webhook-certs" },
+  { verb: "get", group: "coordination.k8s.io", resource: "leases", namespace: NS, name: "webhook.webhookcertificates.00-of-01" },
+  { verb: "create", group: "coordination.k8s.io", resource: "leases", namespace: NS, name: "" },
+  { verb: "update", group: "coordination.k8s.io", resource: "leases", namespace: NS, name: "webhook.webhookcertificates.00-of-01" },
+];
+
+describe("RBAC (manifests/200-rbac.yaml)", () => {
+  const granted = loadRbac();
+  let recorded: Attributes[] = [];
+
+  beforeAll(async () => {
+    const fake = await FakeApiServer.start({ resources: [...BUILTIN_RESOURCES, PODS] });
+    try {
+      fake.create(NAMESPACES, { metadata: { name: NS } });
+      fake.create(SECRETS, { metadata: { name: "webhook-certs", namespace: NS }, data: { "ca-cert.pem": "Y2E=" } });
+      for (const doc of parseAllDocuments(readFileSync(join(import.meta.dirname, "..", "..", "manifests", "700-webhooks.yaml"), "utf8"))) {
+        const obj = doc.toJSON() as KubeObject;
+        fake.create(obj.kind === "MutatingWebhookConfiguration" ? MUTATING_WEBHOOK_CONFIGURATIONS : VALIDATING_WEBHOOK_CONFIGURATIONS, obj);
+      }
+      fake.create(CONFIGMAPS, configMap(NS, "config-features", {}));
+      const logger = pino({ level: "silent" });
+      const targets = knativeWebhookTargets(KNATIVE_KINDS);
+
+      // The reconciler with leader election; a second pass after a CA change exercises update again.
+      const running = await startWebhookConfigReconciliation({ kubeConfig: fake.kubeConfig(), namespace: NS, targets, identity: "pod-a", leaseDurationMs: 600, renewDeadlineMs: 400, retryPeriodMs: 50, logger });
+      await eventually(() => fake.count({ method: "PUT", plural: "validatingwebhookconfigurations" }) >= 2 && fake.count({ method: "PUT", plural: "mutatingwebhookconfigurations" }) >= 1, "reconciled");
+      await eventually(() => fake.count({ method: "PUT", plural: "leases" }) >= 1, "a lease renewal");
+      await running.close();
+
+      // The PodSpec dry run, in a user's namespace.
+      const api = createKubeApi(fake.kubeConfig());
+      expect(await createPodDryRun({ api })({ apiVersion: "v1", kind: "Pod", metadata: { generateName: "dry-run-validation", namespace: "team-a" }, spec: { containers: [{ name: "c", image: "i" }] } }, "team-a")).toEqual({ ok: true });
+      api.close();
+
+      // The config store in cluster mode.
+      const store = createConfigStore({ mode: "cluster", namespace: NS, kubeConfig: fake.kubeConfig(), logger, registry: new Registry() });
+      await store.start();
+      await eventually(() => fake.count({ plural: "configmaps", watch: true }) >= 1, "the ConfigMap watch");
+      await store.close();
+
+      recorded = fake.requests.map(attributesOf).filter((a): a is Attributes => a !== undefined);
+    } finally {
+      await fake.close();
+    }
+  });
+  it("binds the ServiceAccount the Deployment runs as", () => {
+    const deployment = parseAllDocuments(readFileSync(join(import.meta.dirname, "..", "..", "manifests", "500-deployment.yaml"), "utf8"))[0]?.toJSON() as Obj;
+    expect(deployment.spec.template.spec.serviceAccountName).toBe(SA.name);
+    expect(granted.length).toBeGreaterThan(0);
+  });
+
+  it("allows every request the code sends", () => {
+    const denied = [...recorded, ...CERT_CONTROLLER].filter((a) => !granted.some((g) => ruleAllows(g, a)));
+    expect(denied).toEqual([]);
+    // What ran really covered each component.
+    const seen = new Set(recorded.map((a) => `${a.verb} ${a.resource}`));
+    for (const want of ["get secrets", "watch secrets", "get mutatingwebhookconfigurations", "update validatingwebhookconfigurations", "watch validatingwebhookconfigurations", "get namespaces", "create pods", "list configmaps", "watch configmaps", "create leases", "update leases"]) {
+      expect(seen).toContain(want);
+    }
+  });
+
+  it("grants no verb that nothing uses", () => {
+    const uses = [...recorded, ...CERT_CONTROLLER];
+    const unused: string[] = [];
+    for (const g of granted) {
+      for (const verb of g.rule.verbs as string[]) {
+        if (!uses.some((a) => a.verb === verb && ruleAllows(g, a))) unused.push(`${g.where}: ${verb} ${(g.rule.resources as string[]).join(",")}`);
+      }
+      for (const name of (g.rule.resourceNames as string[] | undefined) ?? []) {
+        // Lease names of the certificate controller come from the hand list; the others must have been used.
+        if (!uses.some((a) => a.name === name && ruleAllows(g, a))) unused.push(`${g.where}: resourceName ${name}`);
+      }
+    }
+    expect(unused).toEqual([]);
+  });
+
+  it.each([
+    { what: "reading another Secret", a: { verb: "get", group: "", resource: "secrets", namespace: NS, name: "other" } },
+    { what: "listing every Secret", a: { verb: "list", group: "", resource: "secrets", namespace: NS, name: "" } },
+    { what: "creating a webhook configuration", a: { verb: "create", group: "admissionregistration.k8s.io", resource: "validatingwebhookconfigurations", namespace: "", name: "" } },
+    { what: "updating someone else's webhook configuration", a: { verb: "update", group: "admissionregistration.k8s.io", resource: "mutatingwebhookconfigurations", namespace: "", name: "istio-sidecar-injector" } },
+    { what: "deleting pods", a: { verb: "delete", group: "", resource: "pods", namespace: "team-a", name: "p" } },
+    { what: "reading ConfigMaps elsewhere", a: { verb: "list", group: "", resource: "configmaps", namespace: "team-a", name: "" } },
+    { what: "renewing a foreign Lease", a: { verb: "update", group: "coordination.k8s.io", resource: "leases", namespace: NS, name: "controller.knative.dev.serving.pkg.reconciler.route.reconciler.00-of-01" } },
+  ])("denies $what", ({ a }) => {
+    expect(granted.some((g) => ruleAllows(g, a))).toBe(false);
+  });
+});
