@@ -31,23 +31,60 @@ export function checkSettings(s: ServeSettings): void {
   parseDurationMs(s["config-watchdog"], "--config-watchdog (CONFIG_WATCHDOG)");
   parseGenerationalKinds(s.generational);
   chooseConfigStoreMode({ source: s["config-source"], dir: s["config-dir"], kubeconfig: s.kubeconfig });
+  chooseTlsSource(s);
+  reconcileWebhooks(s);
+  parseBool(s["disable-ha"], "--disable-ha (DISABLE_HA)");
+  parseDurationMs(s["dry-run-timeout"], "--dry-run-timeout (PODSPEC_DRYRUN_TIMEOUT)");
+}
+
+/** Whether cluster credentials are at hand: --kubeconfig/KUBECONFIG, or running in a pod. */
+function inCluster(s: ServeSettings, env: NodeJS.ProcessEnv = process.env): boolean {
+  return s.kubeconfig !== "" || (env.KUBERNETES_SERVICE_HOST ?? "") !== "";
+}
+
+export type TlsSource = "secret" | "dir" | "generated";
+
+export function chooseTlsSource(s: ServeSettings, env: NodeJS.ProcessEnv = process.env): TlsSource {
+  const v = s["tls-source"];
+  if (v === "secret" || v === "dir" || v === "generated") {
+    if (v === "dir" && s["cert-dir"] === "") throw new Error("--tls-source dir needs --cert-dir (CERT_DIR)");
+    return v;
+  }
+  if (v !== "auto") throw new Error(`--tls-source (TLS_SOURCE) must be auto, secret, dir or generated, got "${v}"`);
+  if (s["cert-dir"] !== "") return "dir";
+  return inCluster(s, env) ? "secret" : "generated";
+}
+
+function reconcileWebhooks(s: ServeSettings): boolean {
+  const v = s["reconcile-webhooks"];
+  if (v === "auto") return chooseTlsSource(s) === "secret";
+  return parseBool(v, "--reconcile-webhooks (RECONCILE_WEBHOOKS)");
 }
 
 /**
  * The live configuration (spec §1.10): a directory or the cluster's ConfigMaps, watched, or Knative's defaults.
  * Cluster credentials are loaded up front so that bad ones fail the start with a clear message.
  */
-async function openConfigStore(s: ServeSettings, logger: Logger, registry: import("prom-client").Registry): Promise<ConfigStore> {
+interface ClusterAccess {
+  readonly kubeConfig: import("@kubernetes/client-node").KubeConfig;
+  readonly rateLimits: import("../kube/client.js").ClientRateLimits;
+}
+
+/** Loads cluster credentials once, when anything needs them; bad ones fail the start with a clear message. */
+async function clusterAccess(s: ServeSettings, logger: Logger, needed: boolean): Promise<ClusterAccess | undefined> {
+  if (!needed) return undefined;
+  const client = await import("../kube/client.js");
+  const rateLimits = client.resolveClientRateLimits(s["kube-api-qps"], s["kube-api-burst"]);
+  const loaded = client.loadKubeConfig({ kubeconfig: s.kubeconfig === "" ? undefined : s.kubeconfig });
+  logger.info({ credentials: loaded.origin, server: loaded.server }, "using Kubernetes credentials");
+  return { kubeConfig: loaded.kubeConfig, rateLimits };
+}
+
+async function openConfigStore(s: ServeSettings, logger: Logger, registry: import("prom-client").Registry, cluster: ClusterAccess | undefined): Promise<ConfigStore> {
   const mode = chooseConfigStoreMode({ source: s["config-source"], dir: s["config-dir"], kubeconfig: s.kubeconfig });
-  let kubeConfig: import("@kubernetes/client-node").KubeConfig | undefined;
-  let clientRateLimits: import("../kube/client.js").ClientRateLimits | undefined;
-  if (mode === "cluster") {
-    const client = await import("../kube/client.js");
-    clientRateLimits = client.resolveClientRateLimits(s["kube-api-qps"], s["kube-api-burst"]);
-    const loaded = client.loadKubeConfig({ kubeconfig: s.kubeconfig === "" ? undefined : s.kubeconfig });
-    logger.info({ credentials: loaded.origin, server: loaded.server }, "using Kubernetes credentials");
-    kubeConfig = loaded.kubeConfig;
-  }
+  if (mode === "cluster" && cluster === undefined) throw new Error("the cluster configuration source needs Kubernetes credentials");
+  const kubeConfig = cluster?.kubeConfig;
+  const clientRateLimits = cluster?.rateLimits;
   const store = createConfigStore({
     mode,
     namespace: s.namespace,
@@ -85,6 +122,10 @@ async function reusableGenerated(dir: string, wantedNames: readonly string[]): P
 }
 
 async function tlsFor(s: ServeSettings, logger: Logger): Promise<TlsMaterial> {
+  if (chooseTlsSource(s) === "secret") {
+    // A throwaway certificate lets the server answer probes (not ready, with the reason) until the Secret's arrives.
+    return generateTlsMaterial({ serviceName: s["service-name"], namespace: s.namespace });
+  }
   if (s["cert-dir"] !== "") {
     const m = await loadTlsMaterial(s["cert-dir"]);
     logger.info({ certDir: s["cert-dir"], notAfter: m.notAfter.toISOString() }, "loaded TLS certificate");
@@ -134,19 +175,57 @@ export async function startWebhook(s: ServeSettings, deps: AdmissionDeps, opts: 
   const [tls, { createWebhookServer }, { WebhookMetrics }] = await Promise.all([tlsFor(s, logger), import("../server/app.js"), import("../server/metrics.js")]);
   const metricsPortWanted = parsePort(s["metrics-port"], "--metrics-port", true);
   const metrics = new WebhookMetrics();
-  const store = await openConfigStore(s, logger, metrics.registry);
-  logger.info({ source: store.current().source }, "configuration source");
+  const tlsSource = chooseTlsSource(s);
+  const reconcile = reconcileWebhooks(s);
+  const configMode = chooseConfigStoreMode({ source: s["config-source"], dir: s["config-dir"], kubeconfig: s.kubeconfig });
+  const access = await clusterAccess(s, logger, tlsSource === "secret" || reconcile || configMode === "cluster" || inCluster(s));
+  const store = await openConfigStore(s, logger, metrics.registry, access);
+  logger.info({ source: store.current().source, tls: tlsSource, reconcileWebhooks: reconcile }, "configuration and certificate sources");
+  const generational = parseGenerationalKinds(s.generational);
+
+  // In a cluster: the Secret's certificate (followed by every replica), the reconcilers, the dry-run client.
+  const live: { server?: WebhookServer } = {};
+  let latestTls: { key: string; cert: string } | undefined;
+  const cluster =
+    access === undefined
+      ? undefined
+      : await (await import("./cluster.js")).startClusterParts({
+          ...access,
+          namespace: s.namespace,
+          serviceName: s["service-name"],
+          secretName: s["secret-name"],
+          certificates: tlsSource === "secret",
+          reconcileWebhooks: reconcile,
+          webhookUrl: s["webhook-url"],
+          leaderElection: !parseBool(s["disable-ha"], "--disable-ha"),
+          dryRunTimeoutMs: parseDurationMs(s["dry-run-timeout"], "--dry-run-timeout"),
+          kinds: deps.kinds.all(),
+          generational,
+          logger,
+          registry: metrics.registry,
+          onTlsMaterial: (m) => {
+            latestTls = m;
+            live.server?.setTls(m);
+            logger.info({ notAfter: new Date(m.notAfter).toISOString() }, "serving the certificate from the Secret");
+          },
+        });
+  const admissionDeps: AdmissionDeps = {
+    ...deps,
+    ...(generational.length > 0 ? { generational: generationalKeys(generational) } : {}),
+    ...(cluster !== undefined ? { podDryRun: cluster.podDryRun } : {}),
+  };
   const server = createWebhookServer({
-    tls: { key: tls.key, cert: tls.cert, minVersion: parseTlsMinVersion(s["tls-min-version"]) },
-    deps: s.generational === "" ? deps : { ...deps, generational: generationalKeys(parseGenerationalKinds(s.generational)) },
+    tls: { key: latestTls?.key ?? tls.key, cert: latestTls?.cert ?? tls.cert, minVersion: parseTlsMinVersion(s["tls-min-version"]) },
+    deps: admissionDeps,
     config: () => store.current(),
-    notReadyReason: () => store.notReadyReason(),
+    notReadyReason: () => store.notReadyReason() ?? cluster?.notReadyReason(),
     logger,
     metrics,
     http2: parseBool(s.http2, "--http2"),
     drainQuietPeriodMs: parseDurationMs(s["drain-timeout"], "--drain-timeout"),
     requestTimeoutMs: parseDurationMs(s["request-timeout"], "--request-timeout"),
   });
+  live.server = server;
   const { port } = await server.listen(parsePort(s.port, "--port", true), s.host);
   let metricsServer: Server | undefined;
   let metricsPort: number | undefined;
@@ -165,6 +244,7 @@ export async function startWebhook(s: ServeSettings, deps: AdmissionDeps, opts: 
     async shutdown() {
       logger.info({ drainTimeout: s["drain-timeout"] }, "draining: probes fail from now on; closing once no request arrives for the drain period");
       await server.drainAndClose();
+      await cluster?.close();
       await store.close();
       await closeMetrics();
       logger.info("stopped");
@@ -172,6 +252,7 @@ export async function startWebhook(s: ServeSettings, deps: AdmissionDeps, opts: 
     },
     async close() {
       await server.close();
+      await cluster?.close();
       await store.close();
       await closeMetrics();
     },

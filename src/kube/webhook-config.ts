@@ -76,14 +76,17 @@ export function resourceWebhookRules(kinds: readonly RegisteredKind[], operation
 /** The config webhook's rule: every ConfigMap (`configmaps/*` also matches the main resource). */
 export const CONFIG_WEBHOOK_RULES: readonly WebhookRule[] = [{ operations: ["CREATE", "UPDATE"], apiGroups: [""], apiVersions: ["v1"], resources: ["configmaps/*"], scope: "Namespaced" }];
 
-/** Knative Serving's three configurations with their paths and Lease names (spec §1.1, §1.8, §1.12). */
-export function knativeWebhookTargets(kinds: readonly RegisteredKind[]): WebhookConfigTarget[] {
+/**
+ * Knative Serving's three configurations with their paths and Lease names (spec §1.1, §1.8, §1.12).
+ * `mutatingOnly` adds kinds only /defaulting handles (the `--generational` kinds Knative does not register).
+ */
+export function knativeWebhookTargets(kinds: readonly RegisteredKind[], mutatingOnly: readonly RegisteredKind[] = []): WebhookConfigTarget[] {
   return [
     {
       kind: "MutatingWebhookConfiguration",
       name: "webhook.serving.knative.dev",
       path: "/defaulting",
-      rules: resourceWebhookRules(kinds, ["CREATE", "UPDATE"]),
+      rules: resourceWebhookRules([...kinds, ...mutatingOnly], ["CREATE", "UPDATE"]),
       excludeSelector: true,
       leaseName: "webhook.defaultingwebhook.00-of-01",
     },
