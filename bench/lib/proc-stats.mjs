@@ -1,0 +1,85 @@
+// CPU and memory of a process, from /proc (Linux). Elsewhere the sampler reports nothing rather than guessing.
+import { readFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { performance } from "node:perf_hooks";
+
+let ticksPerSecond;
+function clockTicks() {
+  if (ticksPerSecond === undefined) {
+    try {
+      ticksPerSecond = Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) || 100;
+    } catch {
+      ticksPerSecond = 100;
+    }
+  }
+  return ticksPerSecond;
+}
+
+/** { cpuSeconds, rssBytes } of `pid` now, or undefined when /proc is not there or the process is gone. */
+export function readProc(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    // Fields after the parenthesised command name; utime and stime are fields 14 and 15 (1-based).
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    const cpuTicks = Number(fields[11]) + Number(fields[12]);
+    const status = readFileSync(`/proc/${pid}/status`, "utf8");
+    const rss = /VmRSS:\s+(\d+) kB/.exec(status);
+    return { cpuSeconds: cpuTicks / clockTicks(), rssBytes: rss === null ? Number.NaN : Number(rss[1]) * 1024 };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Busy CPU seconds of the whole machine (all cores, idle and iowait excluded), from /proc/stat. */
+function machineBusySeconds() {
+  try {
+    const line = readFileSync("/proc/stat", "utf8").split("\n", 1)[0];
+    const [user, nice, system, , , irq, softirq, steal] = line.trim().split(/\s+/).slice(1).map(Number);
+    return (user + nice + system + irq + softirq + steal) / clockTicks();
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Samples a process every `intervalMs` while a phase runs. stop() returns its mean CPU use (1.0 = one core busy)
+ * and its RSS (max and at the end) over the phase.
+ */
+export function sampleProcess(pid, intervalMs = 250) {
+  const first = readProc(pid);
+  const busy0 = machineBusySeconds();
+  const t0 = performance.now();
+  let maxRss = first?.rssBytes ?? Number.NaN;
+  const timer = setInterval(() => {
+    const s = readProc(pid);
+    if (s !== undefined && !(s.rssBytes <= maxRss)) maxRss = s.rssBytes;
+  }, intervalMs);
+  return {
+    stop() {
+      clearInterval(timer);
+      const last = readProc(pid);
+      const busy1 = machineBusySeconds();
+      if (first === undefined || last === undefined) return { cpuCores: null, rssMaxMB: null, rssEndMB: null, machineCpuCores: null };
+      const wall = (performance.now() - t0) / 1000;
+      return {
+        cpuCores: Math.round(((last.cpuSeconds - first.cpuSeconds) / wall) * 100) / 100,
+        // Everything busy on the machine (server, load generator and anything else), to tell a quiet run from a shared one.
+        machineCpuCores: busy0 === undefined || busy1 === undefined ? null : Math.round(((busy1 - busy0) / wall) * 100) / 100,
+        rssMaxMB: Math.round(Math.max(maxRss, last.rssBytes) / 1048576),
+        rssEndMB: Math.round(last.rssBytes / 1048576),
+      };
+    },
+  };
+}
+
+/** Same as sampleProcess for the bench's own process (the load generator), from process.cpuUsage. */
+export function sampleSelf() {
+  const cpu0 = process.cpuUsage();
+  const t0 = performance.now();
+  return {
+    stop() {
+      const d = process.cpuUsage(cpu0);
+      return { cpuCores: Math.round(((d.user + d.system) / 1e6 / ((performance.now() - t0) / 1000)) * 100) / 100 };
+    },
+  };
+}

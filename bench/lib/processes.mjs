@@ -1,0 +1,141 @@
+// Starting and stopping the servers under test: `duckbill serve` and the bare-Node floor, as child processes on
+// loopback ports.
+import { spawn } from "node:child_process";
+import { closeSync, existsSync, openSync, readFileSync } from "node:fs";
+import { request } from "node:https";
+import { createServer } from "node:net";
+import { join } from "node:path";
+import { performance } from "node:perf_hooks";
+import { DUCKBILL_BIN, FLOOR_SERVER, REPO_DIR } from "./paths.mjs";
+
+export const HOST = "127.0.0.1";
+
+/** A port the kernel says is free on loopback now (the server binds it a moment later). */
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once("error", reject);
+    s.listen(0, HOST, () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** GET with the kube-probe user agent over TLS, trusting only `ca`; resolves to the HTTP status. */
+function probe(port, ca) {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: HOST, port, path: "/", ca, servername: "localhost", headers: { "user-agent": "kube-probe/bench" }, agent: false, timeout: 1000 }, (res) => {
+      res.resume();
+      res.on("end", () => resolve(res.statusCode));
+    });
+    req.on("timeout", () => req.destroy(new Error("probe timed out")));
+    req.on("error", reject);
+    req.end();
+  });
+}
+
+/** The first pino line with this message in the log file, parsed; undefined while there is none. */
+function findLogLine(logFile, msg) {
+  if (!existsSync(logFile)) return undefined;
+  for (const line of readFileSync(logFile, "utf8").split("\n")) {
+    if (!line.includes(msg)) continue;
+    try {
+      const entry = JSON.parse(line);
+      if (entry.msg === msg) return entry;
+    } catch {
+      // a partly written line: look again next time
+    }
+  }
+  return undefined;
+}
+
+function exited(child) {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) resolve();
+    else child.once("exit", () => resolve());
+  });
+}
+
+/** SIGTERM, then SIGKILL if it has not exited within `graceMs`. */
+export async function stopChild(child, graceMs = 5000) {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  child.kill("SIGTERM");
+  const timer = setTimeout(() => child.kill("SIGKILL"), graceMs);
+  await exited(child);
+  clearTimeout(timer);
+}
+
+/**
+ * Starts `node [nodeFlags] bin/duckbill serve` standalone: generated certificates in `certDir`, webhook and
+ * metrics on free loopback ports, pino's stdout into `logFile` (a file, as a container runtime would take it,
+ * without the bench's event loop reading it). Resolves once a readiness probe that trusts the generated ca.crt
+ * answers 200. `readyMs` is process start → the "duckbill webhook serving" line's timestamp (when logging).
+ */
+export async function startDuckbill({ certDir, logFile, logLevel, nodeFlags = [], timeoutMs = 15_000 }) {
+  const [port, metricsPort] = [await freePort(), await freePort()];
+  const env = { ...process.env, WEBHOOK_PORT: String(port), WEBHOOK_HOST: HOST, METRICS_PORT: String(metricsPort), METRICS_HOST: HOST, GENERATED_CERT_DIR: certDir, LOG_LEVEL: logLevel, DRAIN_TIMEOUT: "0s" };
+  for (const inherited of ["CERT_DIR", "CONFIG_DIR", "WEBHOOK_ENABLE_HTTP2", "WEBHOOK_TLS_MIN_VERSION", "NODE_OPTIONS"]) delete env[inherited];
+  const out = openSync(logFile, "w");
+  const startWall = Date.now();
+  const startMono = performance.now();
+  const child = spawn(process.execPath, [...nodeFlags, DUCKBILL_BIN, "serve"], { cwd: REPO_DIR, env, stdio: ["ignore", out, "pipe"] });
+  closeSync(out);
+  let stderr = "";
+  child.stderr.setEncoding("utf8").on("data", (d) => (stderr += d));
+  const deadline = startMono + timeoutMs;
+  const caFile = join(certDir, "ca.crt");
+  let probedMs;
+  for (;;) {
+    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`duckbill serve exited early (${child.exitCode ?? child.signalCode}): ${stderr.trim()}`);
+    if (performance.now() > deadline) {
+      await stopChild(child);
+      throw new Error(`duckbill serve was not ready within ${timeoutMs} ms: ${stderr.trim()}`);
+    }
+    if (existsSync(caFile)) {
+      const status = await probe(port, readFileSync(caFile)).catch(() => undefined);
+      if (status === 200) {
+        probedMs = performance.now() - startMono;
+        break;
+      }
+    }
+    await sleep(3);
+  }
+  let readyLine;
+  if (logLevel !== "silent") {
+    // pino writes asynchronously: give the line a moment to reach the file.
+    for (let i = 0; i < 200 && readyLine === undefined; i++) {
+      readyLine = findLogLine(logFile, "duckbill webhook serving");
+      if (readyLine === undefined) await sleep(5);
+    }
+  }
+  const readyMs = readyLine !== undefined && typeof readyLine.time === "string" ? Date.parse(readyLine.time) - startWall : undefined;
+  return { child, pid: child.pid, port, metricsPort, ca: readFileSync(caFile), readyMs, probedMs: Math.round(probedMs), stderr: () => stderr };
+}
+
+/** Starts the bare Node HTTPS floor with the certificate duckbill generated in `certDir` (same key type). */
+export async function startFloor({ certDir, timeoutMs = 10_000 }) {
+  const port = await freePort();
+  const child = spawn(process.execPath, [FLOOR_SERVER], {
+    cwd: REPO_DIR,
+    env: { ...process.env, FLOOR_CERT_DIR: certDir, FLOOR_PORT: String(port), FLOOR_HOST: HOST },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stderr = "";
+  child.stderr.setEncoding("utf8").on("data", (d) => (stderr += d));
+  await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`floor server not ready within ${timeoutMs} ms: ${stderr}`)), timeoutMs);
+    child.stdout.setEncoding("utf8").once("data", () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`floor server exited (${code}): ${stderr}`));
+    });
+  });
+  child.stdout.resume();
+  return { child, pid: child.pid, port, ca: readFileSync(join(certDir, "ca.crt")) };
+}
