@@ -1,10 +1,7 @@
 /**
  * Helpers for calls made with @kubernetes/client-node's generated API classes: an abortable request option
  * and a one-line description of a failure.
- *
- * NOTE (helper "cluster"): this file was accidentally overwritten by helper "cluster" at 14:03:54 and
- * recreated from the call sites in leader-election.ts and config/sources/cluster.ts; the original author
- * should check it against what they had written.
+ * Shared by the config store's ConfigMap watch, leader election and the certificate controller.
  */
 import { Observable, type ConfigurationOptions, type ObservableMiddleware, type RequestContext, type ResponseContext } from "@kubernetes/client-node";
 

@@ -6,6 +6,7 @@
 import { CoreV1Api, Observable, Watch, type KubeConfig, type V1ConfigMap } from "@kubernetes/client-node";
 import type { ConfigurationOptions, ObservableMiddleware, RequestContext, ResponseContext } from "@kubernetes/client-node";
 import type { Logger } from "pino";
+import { describeApiError as messageOf, statusCodeOf } from "../../kube/api-request.js";
 import { abortableDelay, type RequestThrottle } from "../../kube/client.js";
 import { Backoff, type BackoffPolicy } from "./backoff.js";
 import type { ConfigMetrics, WatchRestartReason } from "./metrics.js";
@@ -47,29 +48,6 @@ function watchTimeoutFor(watchdogMs: number): () => number {
   return () => Math.max(1, Math.floor((watchdogMs / 1000) * (0.5 + Math.random() * 0.25)));
 }
 
-/** One line for logs and readiness: `HTTP <code>: <Status message>` for API errors, the error's text otherwise. */
-function messageOf(err: unknown): string {
-  if (!(err instanceof Error)) return String(err);
-  const code = statusCodeOf(err);
-  if (code === undefined) return err.message;
-  // client-node's ApiException carries the response body (a Status) and a multi-line message with all headers.
-  const body = (err as { body?: unknown }).body;
-  let detail = body === undefined ? err.message : typeof body === "string" ? body : JSON.stringify(body);
-  try {
-    const status = (typeof body === "string" ? JSON.parse(body) : body) as { message?: unknown } | null;
-    if (typeof status?.message === "string") detail = status.message;
-  } catch {
-    // not JSON: keep the raw text
-  }
-  return `HTTP ${code}: ${detail.length > 300 ? `${detail.slice(0, 300)}…` : detail}`;
-}
-
-function statusCodeOf(err: unknown): number | undefined {
-  if (typeof err !== "object" || err === null) return undefined;
-  const e = err as { statusCode?: unknown; code?: unknown };
-  if (typeof e.statusCode === "number") return e.statusCode;
-  return typeof e.code === "number" ? e.code : undefined;
-}
 
 export class ClusterConfigMapSource {
   private readonly stopping = new AbortController();
