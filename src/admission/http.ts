@@ -1,3 +1,4 @@
+import { markGoStrings } from "../apis/gojson/go-strings.js";
 import { decodeFirstJsonValue } from "../apis/gojson/stream.js";
 import { admitConfigMap } from "./config-validation.js";
 import { admitDefaulting } from "./defaulting.js";
@@ -100,6 +101,9 @@ export async function answerReview(path: AdmissionPath, body: Buffer | string, d
     return textAnswer(400, "could not decode body:AdmissionReview.request must be set");
   }
   const request = review.request;
+  // decodeFirstJsonValue already gave every string Go's decoding: the object decoders need not check again.
+  markGoStrings(request.object);
+  markGoStrings(request.oldObject);
   const type = webhookTypeOf(path);
   let decision: Decision;
   if (path === "/defaulting") decision = admitDefaulting(request, deps, env);

@@ -33,7 +33,7 @@ export async function admitValidation(req: AdmissionRequest, deps: AdmissionDeps
   let warnings: string[] | undefined;
   if (result !== undefined) {
     const warned = result.filter("Warning");
-    if (warned !== undefined) warnings = warned.wrappedErrors().map((w) => w.error());
+    if (warned !== undefined) warnings = warned.wrappedErrorTexts();
     const errors = result.filter("Error");
     if (errors !== undefined) return deny(`validation failed: ${errors.error()}`, warnings);
   }

@@ -730,6 +730,16 @@ describe("levels: at, filter, wrappedErrors", () => {
     expect(leaves.every((l) => l.level === "Warning" && l.errors.length === 0)).toBe(true);
   });
 
+  it("wrappedErrorTexts() renders each merged leaf", () => {
+    const tree = also(warnings(), errGeneric("m", "b", "a", "b"))?.viaField("spec");
+    expect(tree?.filter("Warning")?.wrappedErrorTexts()).toEqual([
+      `${insecure}: spec.securityContext.allowPrivilegeEscalation, spec.securityContext.capabilities, ` +
+        "spec.securityContext.runAsNonRoot, spec.securityContext.seccompProfile",
+    ]);
+    // A single leaf keeps a repeated path (Go merges paths only across leaves) and sorts them.
+    expect(tree?.filter("Error")?.wrappedErrorTexts()).toEqual(["m: spec.a, spec.b, spec.b"]);
+  });
+
   it("wrappedErrors() keeps warnings and errors of the same message apart", () => {
     const tree = also(errGeneric("m", "a"), errGeneric("m", "b").at("Warning"));
     expect(tree?.wrappedErrors().map((l) => [l.level, l.paths])).toEqual([
@@ -993,6 +1003,19 @@ describe("lazy prefixes agree with an eager transcription of the Go code", () =>
       : { m: e.message, p: e.paths, l: e.level, d: e.details, c: e.errors.map(shape) };
   const goShape = (e: GoFE | undefined): unknown =>
     e === undefined ? null : { m: e.message, p: e.paths, l: e.level, d: e.details, c: e.errors.map(goShape) };
+
+  it("wrappedErrorTexts() is wrappedErrors() rendered one by one, and filter() keeps the rendering", () => {
+    fc.assert(
+      fc.property(fc.array(op, { maxLength: 14 }), level, (ops, l) => {
+        const { ours, theirs } = run(ops);
+        if (ours === undefined) return;
+        expect(ours.wrappedErrorTexts()).toEqual(ours.wrappedErrors().map((e) => e.error()));
+        expect(ours.wrappedErrorTexts().join("\n")).toBe(goError(theirs));
+        expect(renderFieldError(ours.filter(l))).toBe(goError(goFilter(theirs, l)));
+      }),
+      { numRuns: 1500 },
+    );
+  });
 
   it("renders and structures every random operation sequence identically", () => {
     fc.assert(

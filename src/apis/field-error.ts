@@ -152,16 +152,26 @@ export class FieldError {
 
   /** Go's `Filter`: only the nodes at `level` (undefined when none is left). */
   filter(level: DiagnosticLevel): FieldError | undefined {
+    return this.#filter(level, NO_STEPS);
+  }
+
+  // Filter of this node seen from a parent that applies `outer` after the node's own steps. Prefixes stay
+  // pending steps (applied when paths are read or rendered), so filtering copies no paths.
+  #filter(level: DiagnosticLevel, outer: Steps): FieldError | undefined {
     let kept: FieldError[] | undefined;
-    for (const child of this.errors) {
-      const f = child.filter(level);
-      if (f !== undefined) (kept ??= []).push(f);
+    if (this.#rawChildren.length > 0) {
+      const childOuter = concatSteps(this.#childSteps, outer);
+      for (const child of this.#rawChildren) {
+        const f = child.#filter(level, childOuter);
+        if (f !== undefined) (kept ??= []).push(f);
+      }
     }
     const keepSelf = this.level === level && !this.#isBlankNode();
     if (!keepSelf) {
       return kept === undefined ? undefined : FieldError.#make("", "Error", "", NO_PATHS, NO_STEPS, kept, NO_STEPS);
     }
-    return FieldError.#make(this.message, this.level, this.details, this.paths, NO_STEPS, kept ?? NO_ERRORS, NO_STEPS);
+    const pathSteps = concatSteps(this.#pathSteps, outer);
+    return FieldError.#make(this.message, this.level, this.details, this.#rawPaths, pathSteps, kept ?? NO_ERRORS, NO_STEPS);
   }
 
   /** Go's `WrappedErrors()`: the merged, sorted leaves (spec §2.3 steps 1–4), each path-complete. */
@@ -171,15 +181,21 @@ export class FieldError {
     );
   }
 
+  /**
+   * `wrappedErrors().map((e) => e.error())` (what Knative turns into admission warnings), without building
+   * the intermediate errors: a wrapped leaf renders as its one merged group.
+   */
+  wrappedErrorTexts(): string[] {
+    return mergeLeaves(this.#normalized()).map(renderLeaf);
+  }
+
   /** Go's `Error()`: merged leaves sorted by message, details, level; one `msg: paths[\ndetails]` each. */
   error(): string {
     const groups = mergeLeaves(this.#normalized());
     let out = "";
     for (let i = 0; i < groups.length; i++) {
-      const g = groups[i] as MergedLeaf;
       if (i > 0) out += "\n";
-      out += g.message + ": " + g.paths.join(", ");
-      if (g.details !== "") out += "\n" + g.details;
+      out += renderLeaf(groups[i] as MergedLeaf);
     }
     return out;
   }
@@ -425,8 +441,13 @@ interface Leaf {
   readonly paths: readonly string[];
 }
 
-interface MergedLeaf extends Leaf {
-  readonly paths: string[];
+/** A merged group: its paths sorted (in byte order), and deduplicated where leaves were merged. */
+type MergedLeaf = Leaf;
+
+/** One group of Go's `Error()`: `msg: paths[\ndetails]`. */
+function renderLeaf(g: MergedLeaf): string {
+  const head = g.message + ": " + (g.paths.length === 1 ? (g.paths[0] as string) : g.paths.join(", "));
+  return g.details === "" ? head : head + "\n" + g.details;
 }
 
 interface Group {
@@ -436,16 +457,33 @@ interface Group {
 }
 
 function mergeLeaves(leaves: readonly Leaf[]): MergedLeaf[] {
+  if (leaves.length === 1) {
+    // Nothing to merge with (a single leaf keeps even repeated paths, as in Go).
+    const l = leaves[0] as Leaf;
+    return [{ message: l.message, level: l.level, details: l.details, paths: sortedPaths(l.paths, false) }];
+  }
   // Go keys its map with Sprintf("%s-%s-%s", level, message, details); a Map keeps hostile
   // strings (`__proto__`) inert, and the same key string reproduces Go's merging exactly.
   const groups = new Map<string, Group>();
+  let last: Leaf | undefined;
+  let lastGroup: Group | undefined;
   for (const l of leaves) {
-    const key = l.level + "-" + l.message + "-" + l.details;
-    const g = groups.get(key);
-    if (g === undefined) {
-      groups.set(key, { first: l, paths: l.paths, seen: undefined });
-      continue;
+    let g: Group | undefined;
+    if (lastGroup !== undefined && last !== undefined && l.level === last.level && l.message === last.message && l.details === last.details) {
+      // Same fields, same key: leaves of one kind tend to come in a row (the securityContext warnings).
+      g = lastGroup;
+    } else {
+      const key = l.level + "-" + l.message + "-" + l.details;
+      g = groups.get(key);
+      if (g === undefined) {
+        last = l;
+        lastGroup = { first: l, paths: l.paths, seen: undefined };
+        groups.set(key, lastGroup);
+        continue;
+      }
     }
+    last = l;
+    lastGroup = g;
     // Go's mergePaths: existing paths kept as they are, new ones appended unless already present.
     if (g.seen === undefined) {
       g.seen = new Set(g.paths);
@@ -461,12 +499,26 @@ function mergeLeaves(leaves: readonly Leaf[]): MergedLeaf[] {
   }
   const out: MergedLeaf[] = [];
   for (const g of groups.values()) {
-    const paths = g.seen === undefined ? g.paths.slice() : (g.paths as string[]);
-    paths.sort(compareByteOrder);
-    out.push({ message: g.first.message, level: g.first.level, details: g.first.details, paths });
+    out.push({ message: g.first.message, level: g.first.level, details: g.first.details, paths: sortedPaths(g.paths, g.seen !== undefined) });
   }
-  out.sort(compareLeaves);
+  if (out.length > 1) out.sort(compareLeaves);
   return out;
+}
+
+/**
+ * `paths` in byte order: the array itself when it already is (paths are immutable once built), else a
+ * sorted copy, or `paths` sorted in place when `owned`.
+ */
+function sortedPaths(paths: readonly string[], owned: boolean): readonly string[] {
+  let sorted = true;
+  for (let i = 1; i < paths.length; i++) {
+    if (compareByteOrder(paths[i - 1] as string, paths[i] as string) > 0) {
+      sorted = false;
+      break;
+    }
+  }
+  if (sorted) return paths;
+  return (owned ? (paths as string[]) : paths.slice()).sort(compareByteOrder);
 }
 
 function compareLeaves(a: Leaf, b: Leaf): number {

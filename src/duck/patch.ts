@@ -1,4 +1,4 @@
-import jsonpatch from "fast-json-patch";
+import { diffJson } from "./json-diff.js";
 
 /** One RFC 6902 operation, as sent in AdmissionResponse.patch. */
 export interface JsonPatchOperation {
@@ -11,8 +11,9 @@ export interface JsonPatchOperation {
 /**
  * The RFC 6902 patch that turns `before` into `after` (knative/pkg duck.CreatePatch). Paths are rooted at
  * the object and escaped (`~0`, `~1`); arrays are diffed index-wise. Only members that differ appear, so a
- * field nobody changed is never touched by the API server (docs/adr/0002-json-patch.md).
+ * field nobody changed is never touched by the API server (docs/adr/0002-json-patch.md). The operations are
+ * fast-json-patch's `compare(before, after)`, but their values are `after`'s members, not copies (json-diff.ts).
  */
 export function createPatch(before: unknown, after: unknown): JsonPatchOperation[] {
-  return jsonpatch.compare(before as object, after as object) as JsonPatchOperation[];
+  return diffJson(before as object, after as object);
 }

@@ -21,7 +21,7 @@ import { QUANTITY_FORMAT_ERROR, formatQuantity, parseQuantity } from "../quantit
 import type { GoType, MapType, SliceType, StructType } from "./go-types.js";
 import { asciiUpper } from "./go-types.js";
 import { decodeStdBase64 } from "./go-base64.js";
-import { goString, goTrimSpace } from "./go-strings.js";
+import { goString, goTrimSpace, hasGoStrings } from "./go-strings.js";
 import { roundTripRfc3339 } from "./go-time.js";
 import { roundTripUrl } from "./go-url.js";
 import { copyJsonValue, hasOwnKeys, isJsonObject, setOwn, type JsonObject } from "./json-value.js";
@@ -33,23 +33,47 @@ class DecodeAbort {
   constructor(readonly message: string) {}
 }
 
+/**
+ * Thrown by the first type error of an untracked decode: the error text needs the field path, so the
+ * decode starts over with path tracking (see decodeGo).
+ */
+class NeedsErrorContext {}
+
+const NEEDS_ERROR_CONTEXT = new NeedsErrorContext();
+
 /** decodeState's error bookkeeping. Decoding is synchronous, so one instance serves every call. */
 interface DecodeState {
   savedError: string | undefined;
+  /**
+   * Whether decodeStruct maintains `struct` and `fields`. Most objects decode without any type error, so the
+   * first pass skips that per-field bookkeeping; a type error throws NEEDS_ERROR_CONTEXT and the second pass
+   * tracks the path. Decoding does not touch its input, so the second pass sees what the first one saw.
+   */
+  tracking: boolean;
+  /** Whether strings still need Go's lone-surrogate decoding (goString); see `markGoStrings`. */
+  checkStrings: boolean;
   /** errorContext.Struct: the struct whose field is being decoded. */
   struct: string | undefined;
   /** errorContext.FieldStack: JSON names from the root. */
   readonly fields: string[];
 }
 
-const state: DecodeState = { savedError: undefined, struct: undefined, fields: [] };
+const state: DecodeState = { savedError: undefined, tracking: false, checkStrings: true, struct: undefined, fields: [] };
 
 /**
  * Decodes `value` (the output of JSON.parse) into `type` like Go's `json.Unmarshal`, and returns what
  * `json.Marshal` of the decoded value gives, or Go's error text.
  */
 export function decodeGo(type: GoType, value: unknown): GoDecodeResult {
+  state.checkStrings = !hasGoStrings(value);
+  const untracked = decodeOnce(type, value, false);
+  return untracked ?? (decodeOnce(type, value, true) as GoDecodeResult);
+}
+
+/** One decoding pass; undefined when an untracked pass met a type error and must be repeated with tracking. */
+function decodeOnce(type: GoType, value: unknown, tracking: boolean): GoDecodeResult | undefined {
   state.savedError = undefined;
+  state.tracking = tracking;
   state.struct = undefined;
   state.fields.length = 0;
   try {
@@ -59,12 +83,19 @@ export function decodeGo(type: GoType, value: unknown): GoDecodeResult {
     return { ok: true, value: out === undefined ? zeroValue(type) : out };
   } catch (e) {
     if (e instanceof DecodeAbort) return { ok: false, error: e.message };
+    if (e === NEEDS_ERROR_CONTEXT) return undefined;
     throw e;
   }
 }
 
+/** Go's string decoding, skipped when the input is known to hold no lone surrogates. */
+function str(s: string): string {
+  return state.checkStrings ? goString(s) : s;
+}
+
 /** UnmarshalTypeError.Error() with the current error context (addErrorContext). */
 function typeErrorText(what: string, typeName: string): string {
+  if (!state.tracking) throw NEEDS_ERROR_CONTEXT;
   if (state.struct !== undefined || state.fields.length > 0) {
     return `json: cannot unmarshal ${what} into Go struct field ${state.struct ?? ""}.${state.fields.join(".")} of type ${typeName}`;
   }
@@ -111,7 +142,7 @@ function decodeValue(t: GoType, v: unknown, cur: unknown): unknown {
       saveTypeError(describe(v), t.name);
       return cur;
     case "string":
-      if (typeof v === "string") return goString(v);
+      if (typeof v === "string") return str(v);
       if (v !== null) saveTypeError(describe(v), t.name);
       return cur;
     case "bool":
@@ -144,12 +175,13 @@ function decodeValue(t: GoType, v: unknown, cur: unknown): unknown {
       // RawExtension and FieldsV1 keep the raw JSON and ignore null.
       return v === null ? cur : copyJsonValue(v);
     case "any":
-      return v === null ? undefined : copyJsonValue(v, true);
+      return v === null ? undefined : copyJsonValue(v, state.checkStrings);
   }
 }
 
 function decodeStruct(t: StructType, v: JsonObject, cur: unknown): JsonObject {
   const out: JsonObject = isJsonObject(cur) ? cur : {};
+  const tracking = state.tracking;
   const outerStruct = state.struct;
   const depth = state.fields.length;
   for (const key of Object.keys(v)) {
@@ -160,8 +192,10 @@ function decodeStruct(t: StructType, v: JsonObject, cur: unknown): JsonObject {
       f = t.folded.get(folded);
       if (f === undefined) continue;
     }
-    state.struct = t.shortName;
-    state.fields.push(f.name);
+    if (tracking) {
+      state.struct = t.shortName;
+      state.fields.push(f.name);
+    }
     const existing = out[f.name];
     const next = decodeValue(f.type, v[key], existing);
     if (next === undefined || (f.omitEmpty && isEmpty(f.emptiness, next))) {
@@ -170,8 +204,10 @@ function decodeStruct(t: StructType, v: JsonObject, cur: unknown): JsonObject {
     } else {
       out[f.name] = next;
     }
-    state.fields.length = depth;
-    state.struct = outerStruct;
+    if (tracking) {
+      state.fields.length = depth;
+      state.struct = outerStruct;
+    }
   }
   for (const f of t.alwaysEmitted) if (out[f.name] === undefined) out[f.name] = zeroValue(f.type);
   return out;
@@ -193,7 +229,7 @@ function decodeMap(t: MapType, v: JsonObject, cur: unknown): JsonObject {
   for (const key of Object.keys(v)) {
     // Each value decodes into a fresh zero element; the map itself merges.
     const elem = decodeValue(t.elem, v[key], undefined);
-    setOwn(out, goString(key), elem === undefined ? zeroValue(t.elem) : elem);
+    setOwn(out, str(key), elem === undefined ? zeroValue(t.elem) : elem);
   }
   return out;
 }
@@ -278,7 +314,7 @@ function decodeQuantity(v: unknown): string {
     // Go parses the raw bytes between the quotes, unescaped: a character that arrives escaped (as the API
     // server's encoder writes these) is a backslash there, which no quantity contains.
     if (ESCAPED_IN_TRANSIT.test(v)) throw new DecodeAbort(QUANTITY_FORMAT_ERROR);
-    text = goTrimSpace(goString(v));
+    text = goTrimSpace(str(v));
   } else {
     text = rawLiteral(v);
   }
@@ -291,7 +327,7 @@ function decodeQuantity(v: unknown): string {
 function decodeTime(v: unknown): string | null {
   if (v === null) return null;
   if (typeof v !== "string") throw new DecodeAbort(typeErrorText(describe(v), "string"));
-  const r = roundTripRfc3339(goString(v));
+  const r = roundTripRfc3339(str(v));
   if (!r.ok) throw new DecodeAbort(r.error);
   return r.json;
 }
@@ -301,7 +337,7 @@ const INT32_LIMIT = 2 ** 31;
 
 /** intstr.IntOrString UnmarshalJSON: strings stay strings, everything else decodes into an int32. */
 function decodeIntOrString(v: unknown, cur: unknown): string | number {
-  if (typeof v === "string") return goString(v);
+  if (typeof v === "string") return str(v);
   // null sets the kind to Int and leaves IntVal as it was.
   if (v === null) return typeof cur === "number" ? cur : 0;
   if (typeof v === "number") {
@@ -315,7 +351,7 @@ function decodeIntOrString(v: unknown, cur: unknown): string | number {
 function decodeUrl(v: unknown): string {
   if (v === null) return "";
   if (typeof v !== "string") throw new DecodeAbort(typeErrorText(describe(v), "string"));
-  const r = roundTripUrl(goString(v));
+  const r = roundTripUrl(str(v));
   if (!r.ok) throw new DecodeAbort(r.error);
   return r.value;
 }

@@ -8,6 +8,24 @@ export function goString(s: string): string {
   return SURROGATE.test(s) ? s.replace(LONE_SURROGATE, "\uFFFD") : s;
 }
 
+/** Parsed JSON trees whose strings and keys are known to be Go strings already (no lone surrogate). */
+const GO_STRING_TREES = new WeakSet<object>();
+
+/**
+ * Records that every string and key in the JSON tree `value` is already what Go's decoder would produce,
+ * so that decoding it skips the per-string goString check. True of anything decodeFirstJsonValue returns:
+ * its text is well-formed UTF-8 and lone surrogate escapes are rewritten to U+FFFD before JSON.parse.
+ * The tree must not be mutated afterwards. Primitives are ignored.
+ */
+export function markGoStrings(value: unknown): void {
+  if (typeof value === "object" && value !== null) GO_STRING_TREES.add(value);
+}
+
+/** Whether `value` was marked with markGoStrings. */
+export function hasGoStrings(value: unknown): boolean {
+  return typeof value === "object" && value !== null && GO_STRING_TREES.has(value);
+}
+
 /** unicode.IsPrint: letters, marks, numbers, punctuation, symbols and ASCII space. */
 const PRINTABLE = /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u;
 

@@ -28,7 +28,9 @@ const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
 /**
  * The first JSON value of the body as `Decode` into an `interface{}` sees it, or Go's error text.
  * A string body stands for its UTF-8 encoding. Objects come from JSON.parse, so a `__proto__`
- * key is an own data property and never a prototype.
+ * key is an own data property and never a prototype. No string or key of the value holds a lone
+ * surrogate (the text is well-formed UTF-8 and lone surrogate escapes become U+FFFD before parsing),
+ * so its strings are already Go's and the value may be passed to markGoStrings.
  */
 export function decodeFirstJsonValue(body: Buffer | string): StreamDecodeResult {
   let text: string;
