@@ -5,6 +5,7 @@ import { knativeConfigMapValidators } from "../config/validators.js";
 import { loadConfigDir } from "../config/dir.js";
 import { defaultSnapshot } from "../config/snapshot.js";
 import type { AdmissionDeps } from "../admission/deps.js";
+import type { LogLevel } from "../server/logging.js";
 import { isAdmissionPath } from "../admission/http.js";
 import { optionsTable, resolveSettings, SERVE_OPTIONS } from "./options.js";
 
@@ -48,9 +49,34 @@ async function serve(argv: string[]): Promise<number> {
   const options = Object.fromEntries(SERVE_OPTIONS.map((o) => [o.flag, { type: "boolean" in o ? ("boolean" as const) : ("string" as const) }]));
   const { values } = parseArgs({ args: argv, options, strict: true, allowPositionals: false });
   const settings = resolveSettings(values as Record<string, string | boolean | undefined>, process.env);
+  const { parseWorkers, reportServing, runPrimary } = await import("./workers.js");
+  const workers = parseWorkers(settings.workers);
+  const { default: cluster } = await import("node:cluster");
+  if (workers > 1 && cluster.isPrimary) {
+    const { createLogger } = await import("../server/logging.js");
+    return runPrimary(settings, workers, createLogger(settings["log-level"] as LogLevel));
+  }
   // Commands load what they need only: `admit` never loads the HTTP stack.
   const { startWebhook } = await import("./serve.js");
-  const running = await startWebhook(settings, defaultDeps());
+  let running: Awaited<ReturnType<typeof startWebhook>>;
+  if (cluster.isWorker) {
+    // The primary serves the summed metrics and forwards SIGTERM; a terminal's Ctrl-C reaches it too.
+    const [{ AggregatorRegistry }, { createLogger }] = await Promise.all([import("prom-client"), import("../server/logging.js")]);
+    const logger = createLogger(settings["log-level"] as LogLevel).child({ worker: cluster.worker?.id });
+    running = await startWebhook({ ...settings, "metrics-port": "0" }, defaultDeps(), {
+      logger,
+      onRegistry: (r) => {
+        // Constructing one installs prom-client's listener that answers the primary's metrics requests.
+        new AggregatorRegistry();
+        AggregatorRegistry.setRegistries([r]);
+      },
+      servingMessage: "worker serving",
+    });
+    reportServing(running.port);
+    process.on("SIGINT", () => undefined);
+  } else {
+    running = await startWebhook(settings, defaultDeps());
+  }
   let stopping = false;
   const onSignal = (signal: string): void => {
     if (stopping) {
@@ -67,7 +93,7 @@ async function serve(argv: string[]): Promise<number> {
     );
   };
   process.on("SIGTERM", () => onSignal("SIGTERM"));
-  process.on("SIGINT", () => onSignal("SIGINT"));
+  if (!cluster.isWorker) process.on("SIGINT", () => onSignal("SIGINT"));
   return new Promise<number>(() => undefined);
 }
 

@@ -36,6 +36,7 @@ export const SERVE_OPTIONS = [
   { flag: "kube-api-qps", env: "KUBE_API_QPS", default: "0", description: "client requests per second to the API server (0: Knative's 20)" },
   { flag: "kube-api-burst", env: "KUBE_API_BURST", default: "0", description: "client request burst (0: Knative's 40)" },
   { flag: "generational", env: "DUCKBILL_GENERATIONAL", default: "", description: "kinds whose /defaulting maintains spec.generation, as group/version/Kind[,...] (any kind, not only Knative's)" },
+  { flag: "workers", env: "WEBHOOK_WORKERS", default: "1", description: "processes serving the HTTPS port (node:cluster; each follows the configuration and certificate itself, the primary serves the summed metrics); 0 = one per CPU" },
   { flag: "log-level", env: "LOG_LEVEL", default: "info", description: "fatal, error, warn, info, debug, trace or silent" },
 ] as const satisfies readonly OptionSpec[];
 

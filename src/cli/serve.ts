@@ -1,4 +1,4 @@
-import { createServer as createHttpServer, type Server } from "node:http";
+import type { Server } from "node:http";
 import type { Logger } from "pino";
 import type { AdmissionDeps } from "../admission/deps.js";
 import { chooseConfigStoreMode, createConfigStore, type ConfigStore } from "../config/store.js";
@@ -6,6 +6,7 @@ import { describeCertificate, generateTlsMaterial, loadTlsMaterial, writeTlsMate
 import { generationalKeys, parseGenerationalKinds } from "../admission/generation.js";
 import type { WebhookServer } from "../server/app.js";
 import { createLogger, LOG_LEVELS, type LogLevel } from "../server/logging.js";
+import { listenMetrics } from "../server/metrics-listener.js";
 import { parseBool, parseDurationMs, parsePort, parseTlsMinVersion, type ServeSettings } from "./options.js";
 
 export interface RunningWebhook {
@@ -121,7 +122,8 @@ async function reusableGenerated(dir: string, wantedNames: readonly string[]): P
   }
 }
 
-async function tlsFor(s: ServeSettings, logger: Logger): Promise<TlsMaterial> {
+/** The serving certificate to start with; generated ones are written for reuse (and for --workers to share). */
+export async function tlsFor(s: ServeSettings, logger: Logger): Promise<TlsMaterial> {
   if (chooseTlsSource(s) === "secret") {
     // A throwaway certificate lets the server answer probes (not ready, with the reason) until the Secret's arrives.
     return generateTlsMaterial({ serviceName: s["service-name"], namespace: s.namespace });
@@ -144,37 +146,23 @@ async function tlsFor(s: ServeSettings, logger: Logger): Promise<TlsMaterial> {
   return m;
 }
 
-function startMetrics(metrics: import("../server/metrics.js").WebhookMetrics, port: number, host: string, logger: Logger): Promise<Server> {
-  const server = createHttpServer((req, res) => {
-    if (req.method === "GET" && (req.url === "/metrics" || req.url?.startsWith("/metrics?") === true)) {
-      metrics.registry.metrics().then(
-        (text) => {
-          res.writeHead(200, { "Content-Type": metrics.registry.contentType });
-          res.end(text);
-        },
-        (err: unknown) => {
-          logger.error({ err }, "metrics collection failed");
-          res.writeHead(500).end();
-        },
-      );
-      return;
-    }
-    res.writeHead(404, { "Content-Type": "text/plain; charset=utf-8" }).end("not found: metrics are at GET /metrics\n");
-  });
-  return new Promise((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(port, host, () => resolve(server));
-  });
+/** Starts the HTTPS webhook and the metrics listener as configured. */
+export interface StartOptions {
+  logger?: Logger;
+  /** Called with the metrics registry (a --workers worker hands it to the primary's aggregation). */
+  onRegistry?: (registry: import("prom-client").Registry) => void;
+  /** The ready line's message (a worker says "worker serving"; the primary says the usual line once all are). */
+  servingMessage?: string;
 }
 
-/** Starts the HTTPS webhook and the metrics listener as configured. */
-export async function startWebhook(s: ServeSettings, deps: AdmissionDeps, opts: { logger?: Logger } = {}): Promise<RunningWebhook> {
+export async function startWebhook(s: ServeSettings, deps: AdmissionDeps, opts: StartOptions = {}): Promise<RunningWebhook> {
   checkSettings(s);
   const logger = opts.logger ?? createLogger(s["log-level"] as LogLevel);
   // Load the transport while certificates are made (key generation runs off the main thread).
   const [tls, { createWebhookServer }, { WebhookMetrics }] = await Promise.all([tlsFor(s, logger), import("../server/app.js"), import("../server/metrics.js")]);
   const metricsPortWanted = parsePort(s["metrics-port"], "--metrics-port", true);
   const metrics = new WebhookMetrics();
+  opts.onRegistry?.(metrics.registry);
   const tlsSource = chooseTlsSource(s);
   const reconcile = reconcileWebhooks(s);
   const configMode = chooseConfigStoreMode({ source: s["config-source"], dir: s["config-dir"], kubeconfig: s.kubeconfig });
@@ -230,11 +218,11 @@ export async function startWebhook(s: ServeSettings, deps: AdmissionDeps, opts: 
   let metricsServer: Server | undefined;
   let metricsPort: number | undefined;
   if (metricsPortWanted !== 0) {
-    metricsServer = await startMetrics(metrics, metricsPortWanted, s["metrics-host"], logger);
+    metricsServer = await listenMetrics({ contentType: metrics.registry.contentType, metrics: () => metrics.registry.metrics() }, metricsPortWanted, s["metrics-host"], logger);
     const addr = metricsServer.address();
     metricsPort = typeof addr === "object" && addr !== null ? addr.port : metricsPortWanted;
   }
-  logger.info({ port, host: s.host, metricsPort, tlsMinVersion: s["tls-min-version"] }, "duckbill webhook serving");
+  logger.info({ port, host: s.host, metricsPort, tlsMinVersion: s["tls-min-version"] }, opts.servingMessage ?? "duckbill webhook serving");
   const closeMetrics = (): Promise<void> => new Promise((r) => (metricsServer === undefined ? r() : metricsServer.close(() => r())));
   return {
     server,

@@ -1,8 +1,10 @@
+import { createServer as createHttpsServer } from "node:https";
+import { createSecureServer } from "node:http2";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import type { Logger } from "pino";
 import {
   ADMISSION_PATHS,
-  answerReview,
   bodyTooLargeRejection,
   contentTypeRejection,
   isAdmissionPath,
@@ -12,15 +14,12 @@ import {
 } from "../admission/http.js";
 import type { AdmissionDeps } from "../admission/deps.js";
 import type { ConfigSnapshot } from "../config/snapshot.js";
+import { AdmissionFastPath } from "./admission-fast-path.js";
 import { Drainer } from "./drain.js";
 import type { WebhookMetrics } from "./metrics.js";
+import { rotatedContextOptions, serverTlsOptions, type TlsOptions } from "./tls-policy.js";
 
-export interface TlsOptions {
-  key: string;
-  cert: string;
-  /** `TLSv1.3` by default (Knative's WEBHOOK_TLS_MIN_VERSION default). */
-  minVersion: "TLSv1.2" | "TLSv1.3";
-}
+export type { TlsOptions } from "./tls-policy.js";
 
 export interface WebhookServerOptions {
   tls: TlsOptions;
@@ -35,8 +34,14 @@ export interface WebhookServerOptions {
   http2?: boolean;
   /** Undefined when ready; otherwise why not (readiness probes then get 503 with that text). */
   notReadyReason?: () => string | undefined;
-  /** Bound on how long one request (headers and body) may take to arrive. */
+  /** Bound on how long one request (headers and body) may take to arrive (default 30 s). */
   requestTimeoutMs?: number;
+  /** Bound on how long the request headers may take to arrive (default 10 s, at most requestTimeoutMs). */
+  headersTimeoutMs?: number;
+  /** How long an idle keep-alive connection stays open (default 75 s). */
+  keepAliveTimeoutMs?: number;
+  /** Concurrent connections accepted; 0 = no limit (default 0). */
+  maxConnections?: number;
 }
 
 export interface WebhookServer {
@@ -73,12 +78,25 @@ export function createWebhookServer(opts: WebhookServerOptions): WebhookServer {
   const { deps, logger, metrics } = opts;
   const drainer = new Drainer(opts.drainQuietPeriodMs);
   const requestTimeout = opts.requestTimeoutMs ?? 30_000;
-  const https = { key: opts.tls.key, cert: opts.tls.cert, minVersion: opts.tls.minVersion };
-  const app = (
-    opts.http2 === true
-      ? Fastify({ http2: true, https: { ...https, allowHTTP1: true }, bodyLimit: MAX_BODY_BYTES, requestTimeout })
-      : Fastify({ https, bodyLimit: MAX_BODY_BYTES, requestTimeout, keepAliveTimeout: 75_000 })
-  ) as unknown as FastifyInstance;
+  const headersTimeout = Math.min(opts.headersTimeoutMs ?? 10_000, requestTimeout === 0 ? Infinity : requestTimeout);
+  const keepAliveTimeout = opts.keepAliveTimeoutMs ?? 75_000;
+  const fastPath = new AdmissionFastPath({ deps, config: opts.config, logger, metrics, drainer });
+  const tlsOptions = serverTlsOptions(opts.tls);
+  // Fastify owns the server's life cycle and everything but plain admission requests, which the fast path answers
+  // before Fastify's routing (docs/adr/0007).
+  const serverFactory = (handler: (req: IncomingMessage, res: ServerResponse) => void) => {
+    const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
+      if (!fastPath.tryHandle(req, res)) handler(req, res);
+    };
+    const server = opts.http2 === true ? createSecureServer({ ...tlsOptions, allowHTTP1: true }, onRequest as never) : createHttpsServer(tlsOptions, onRequest);
+    const s = server as unknown as { requestTimeout?: number; headersTimeout?: number; keepAliveTimeout?: number; maxConnections?: number };
+    s.requestTimeout = requestTimeout;
+    s.headersTimeout = headersTimeout;
+    s.keepAliveTimeout = keepAliveTimeout;
+    if ((opts.maxConnections ?? 0) > 0) s.maxConnections = opts.maxConnections;
+    return server as unknown as import("node:http").Server;
+  };
+  const app = Fastify({ serverFactory, bodyLimit: MAX_BODY_BYTES, requestTimeout, keepAliveTimeout }) as unknown as FastifyInstance;
 
   app.removeAllContentTypeParsers();
   app.addContentTypeParser("*", { parseAs: "buffer", bodyLimit: MAX_BODY_BYTES }, (_req, body, done) => done(null, body));
@@ -125,39 +143,15 @@ export function createWebhookServer(opts: WebhookServerOptions): WebhookServer {
     void send(reply, answer);
   });
 
+  // Reached only by admission requests the fast path did not claim (e.g. a percent-encoded path, which Go's mux
+  // decodes too): the body is read by Fastify, the answer written by the same code.
   const handler = async (request: TimedRequest, reply: FastifyReply): Promise<FastifyReply> => {
     const path = pathOf(request.url);
     if (!isAdmissionPath(path)) return send(reply, unknownPathRejection(path));
     const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-    const answer = await answerReview(path, body, deps, { config: opts.config() });
-    const started = request[START] ?? process.hrtime.bigint();
-    const micros = Number((process.hrtime.bigint() - started) / 1000n);
-    const a = answer.admission;
-    if (a !== undefined) {
-      metrics?.observeAdmission(a, micros / 1e6);
-      const rq = a.request;
-      logger.info(
-        {
-          uid: rq.uid,
-          webhook: a.type,
-          kind: `${rq.kind.group}/${rq.kind.version}/${rq.kind.kind}`,
-          namespace: rq.namespace,
-          name: rq.name,
-          operation: rq.operation,
-          subresource: rq.subResource || undefined,
-          user: rq.userInfo.username,
-          allowed: a.response.allowed,
-          denial: a.response.status?.message,
-          warnings: a.response.warnings?.length,
-          latencyMicros: micros,
-        },
-        "admission",
-      );
-    } else {
-      metrics?.observeRejection(path, answer.status);
-      logger.info({ path, status: answer.status, reason: answer.body.trimEnd(), latencyMicros: micros }, "rejected");
-    }
-    return send(reply, answer);
+    reply.hijack();
+    await fastPath.respond(path, body, reply.raw, request[START] ?? process.hrtime.bigint());
+    return reply;
   };
   // Go's mux matches any method; the body decides.
   for (const url of ADMISSION_PATHS) app.route({ method: ["POST", "PUT", "PATCH", "GET", "DELETE"], url, handler });
@@ -169,7 +163,7 @@ export function createWebhookServer(opts: WebhookServerOptions): WebhookServer {
     app,
     drainer,
     setTls(tls) {
-      (app.server as unknown as { setSecureContext(o: object): void }).setSecureContext({ ...https, key: tls.key, cert: tls.cert });
+      (app.server as unknown as { setSecureContext(o: object): void }).setSecureContext(rotatedContextOptions(opts.tls, tls));
     },
     async listen(port, host) {
       await app.listen({ port, host });

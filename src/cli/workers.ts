@@ -1,0 +1,102 @@
+/**
+ * `--workers N`: several processes serve the one HTTPS port (node:cluster shares the listening socket). Each worker
+ * is a whole `startWebhook`: it follows the configuration and the certificate itself (directory or cluster watches,
+ * the Secret), so updates reach every worker without the primary relaying them, and leader election treats workers
+ * like replicas. The primary only forks, restarts crashed workers, serves the summed metrics, and turns SIGTERM
+ * into a drain of every worker. Numbers behind the default: bench/README.md.
+ */
+import cluster, { type Worker } from "node:cluster";
+import type { Server } from "node:http";
+import { availableParallelism } from "node:os";
+import type { Logger } from "pino";
+import { listenMetrics } from "../server/metrics-listener.js";
+import { parsePort, type ServeSettings } from "./options.js";
+
+/** The number of serving processes `--workers` asks for; 0 = one per CPU. */
+export function parseWorkers(s: string): number {
+  if (!/^\d+$/.test(s) || Number(s) > 256) throw new Error(`--workers (WEBHOOK_WORKERS) must be a whole number from 0 to 256, got "${s}"`);
+  const n = Number(s);
+  return n === 0 ? availableParallelism() : n;
+}
+
+/** What a worker tells the primary once it listens. */
+export interface WorkerServing {
+  readonly type: "duckbill:serving";
+  readonly port: number;
+}
+
+function isServing(m: unknown): m is WorkerServing {
+  return typeof m === "object" && m !== null && (m as { type?: unknown }).type === "duckbill:serving";
+}
+
+/** Tells the primary this worker serves (no-op outside a worker). */
+export function reportServing(port: number): void {
+  const msg: WorkerServing = { type: "duckbill:serving", port };
+  process.send?.(msg);
+}
+
+const RESTART_DELAY_MS = 1000;
+
+async function startAggregatedMetrics(port: number, host: string, logger: Logger): Promise<Server> {
+  const { AggregatorRegistry } = await import("prom-client");
+  const aggregator = new AggregatorRegistry();
+  return listenMetrics({ contentType: aggregator.contentType, metrics: () => aggregator.clusterMetrics() }, port, host, logger);
+}
+
+/**
+ * Runs the primary: prepares what workers must share (generated certificates are written once, so every worker
+ * serves the same one), forks, and resolves never; the process exits after SIGTERM once every worker drained.
+ */
+export async function runPrimary(s: ServeSettings, workers: number, logger: Logger): Promise<never> {
+  const { checkSettings, chooseTlsSource, tlsFor } = await import("./serve.js");
+  checkSettings(s);
+  if (chooseTlsSource(s) === "generated") await tlsFor(s, logger);
+  const metricsPort = parsePort(s["metrics-port"], "--metrics-port", true);
+  const metricsServer = metricsPort === 0 ? undefined : await startAggregatedMetrics(metricsPort, s["metrics-host"], logger);
+  const boundMetrics = metricsServer?.address();
+
+  let stopping = false;
+  let announced = false;
+  const serving = new Map<number, number>();
+  const fork = (): Worker => cluster.fork();
+  cluster.on("message", (worker, msg: unknown) => {
+    if (!isServing(msg)) return;
+    serving.set(worker.id, msg.port);
+    if (!announced && serving.size >= workers) {
+      announced = true;
+      const port = msg.port;
+      const mp = typeof boundMetrics === "object" && boundMetrics !== null ? boundMetrics.port : undefined;
+      logger.info({ port, host: s.host, metricsPort: mp, workers, tlsMinVersion: s["tls-min-version"] }, "duckbill webhook serving");
+      logger.flush();
+    }
+  });
+  cluster.on("exit", (worker, code, signal) => {
+    serving.delete(worker.id);
+    if (stopping) {
+      if (Object.keys(cluster.workers ?? {}).length === 0) {
+        metricsServer?.close();
+        logger.info("stopped");
+        logger.flush();
+        process.exit(0);
+      }
+      return;
+    }
+    logger.error({ worker: worker.id, code, signal }, "worker exited; starting another");
+    setTimeout(fork, RESTART_DELAY_MS).unref();
+  });
+  const onSignal = (signal: NodeJS.Signals): void => {
+    if (stopping) {
+      // A second signal means "now", as for one process.
+      for (const w of Object.values(cluster.workers ?? {})) w?.process.kill("SIGKILL");
+      process.exit(1);
+    }
+    stopping = true;
+    logger.info({ signal, workers: serving.size }, "draining every worker");
+    if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);
+    for (const w of Object.values(cluster.workers ?? {})) w?.process.kill("SIGTERM");
+  };
+  process.on("SIGTERM", () => onSignal("SIGTERM"));
+  process.on("SIGINT", () => onSignal("SIGINT"));
+  for (let i = 0; i < workers; i++) fork();
+  return new Promise<never>(() => undefined);
+}

@@ -1,0 +1,104 @@
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { get as httpGet } from "node:http";
+import { createServer } from "node:net";
+import { availableParallelism, tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { createInterface } from "node:readline";
+import { beforeAll, describe, expect, it } from "vitest";
+import { parseWorkers } from "../../src/cli/workers.js";
+import { httpsCall, serviceReview } from "../support/webhook.js";
+
+const root = resolve(import.meta.dirname, "../..");
+const bin = join(root, "bin/duckbill");
+
+function freePort(): Promise<number> {
+  return new Promise((done, reject) => {
+    const s = createServer();
+    s.once("error", reject);
+    s.listen(0, "127.0.0.1", () => {
+      const addr = s.address();
+      s.close(() => done(typeof addr === "object" && addr !== null ? addr.port : 0));
+    });
+  });
+}
+
+function getText(port: number, path: string): Promise<string> {
+  return new Promise((done, reject) => {
+    httpGet({ host: "127.0.0.1", port, path }, (res) => {
+      let text = "";
+      res.on("data", (c: Buffer) => (text += c.toString()));
+      res.on("end", () => done(text));
+    }).on("error", reject);
+  });
+}
+
+describe("--workers", () => {
+  it.each([
+    ["1", 1],
+    ["2", 2],
+    ["0", availableParallelism()],
+  ])("reads %s as %d serving processes", (s, n) => {
+    expect(parseWorkers(s)).toBe(n);
+  });
+
+  it.each(["-1", "two", "1.5", "", "257"])("refuses %j with a message that says what is wanted", (s) => {
+    expect(() => parseWorkers(s)).toThrow(/--workers \(WEBHOOK_WORKERS\) must be a whole number from 0 to 256/);
+  });
+});
+
+describe("duckbill serve --workers 2", () => {
+  beforeAll(() => {
+    // `npm test` builds first; a bare `vitest run` on a fresh clone builds here.
+    if (existsSync(join(root, "dist/cli/index.js"))) return;
+    const r = spawnSync("npm", ["run", "-s", "build"], { cwd: root, stdio: "inherit" });
+    if (r.status !== 0) throw new Error("build failed");
+  });
+
+  it("serves one port from two processes with one certificate, sums their metrics, and drains both on SIGTERM", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "duckbill-workers-"));
+    const metricsPortWanted = await freePort();
+    const child = spawn(process.execPath, [bin, "serve", "--workers", "2"], {
+      env: { ...process.env, WEBHOOK_PORT: "0", WEBHOOK_HOST: "127.0.0.1", METRICS_PORT: String(metricsPortWanted), METRICS_HOST: "127.0.0.1", GENERATED_CERT_DIR: dir, DRAIN_TIMEOUT: "200ms", LOG_LEVEL: "info", CONFIG_SOURCE: "defaults" },
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    try {
+      const logs: Record<string, unknown>[] = [];
+      const ready = new Promise<{ port: number; metricsPort: number; workers: number }>((done, reject) => {
+        createInterface({ input: child.stdout! }).on("line", (line) => {
+          const entry = JSON.parse(line) as Record<string, unknown>;
+          logs.push(entry);
+          if (entry.msg === "duckbill webhook serving") done(entry as never);
+        });
+        child.once("exit", (code) => reject(new Error(`serve exited early with ${code}`)));
+      });
+      const { port, metricsPort, workers } = await ready;
+      expect(workers).toBe(2);
+      expect(metricsPort).toBe(metricsPortWanted);
+      const ca = await readFile(join(dir, "ca.crt"), "utf8");
+      const n = 12;
+      for (let i = 0; i < n; i++) {
+        // A new connection each time: the primary hands connections to the workers in turn.
+        const r = await httpsCall(port, ca, { path: "/defaulting", body: JSON.stringify(serviceReview({ uid: `w-${i}` })) });
+        expect(r.status).toBe(200);
+        expect(JSON.parse(r.body).response.uid).toBe(`w-${i}`);
+      }
+      const metrics = await getText(metricsPort, "/metrics");
+      expect(metrics).toContain(`duckbill_admission_duration_seconds_count{type="defaulting",group="serving.knative.dev",version="v1",kind="Service",subresource="",operation="CREATE",status="success"} ${n}`);
+
+      const exited = new Promise<number | null>((done) => child.once("close", (code) => done(code)));
+      child.kill("SIGTERM");
+      expect(await exited).toBe(0);
+      // Both workers announced themselves on the same port (each process writes its own lines, so their order
+      // relative to the primary's ready line is the pipe's, not a promise).
+      expect(logs.filter((l) => l.msg === "worker serving").map((l) => l.port)).toEqual([port, port]);
+      const served = new Set(logs.filter((l) => l.msg === "admission").map((l) => l.worker));
+      expect(served).toEqual(new Set([1, 2]));
+      expect(logs.filter((l) => l.msg === "stopped").map((l) => l.worker ?? "primary").sort()).toEqual([1, 2, "primary"]);
+    } finally {
+      child.kill("SIGKILL");
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});

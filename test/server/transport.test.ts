@@ -1,0 +1,137 @@
+import { connect as http2Connect } from "node:http2";
+import { connect as tlsConnect } from "node:tls";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { serviceReview, startTestWebhook, type TestWebhook } from "../support/webhook.js";
+
+/** Raw HTTP/1.1 over TLS: what the API server's keep-alive client and hostile clients look like on the wire. */
+function rawExchange(wh: TestWebhook, write: (send: (s: string | Buffer) => void) => void | Promise<void>, until: (text: string) => boolean): Promise<{ text: string; closed: boolean }> {
+  return new Promise((resolve, reject) => {
+    const socket = tlsConnect({ host: "127.0.0.1", port: wh.port, ca: wh.ca, servername: "localhost" }, () => {
+      void write((s) => socket.write(s));
+    });
+    let text = "";
+    let settled = false;
+    const finish = (closed: boolean): void => {
+      if (settled) return;
+      settled = true;
+      socket.destroy();
+      resolve({ text, closed });
+    };
+    socket.on("data", (d: Buffer) => {
+      text += d.toString("utf8");
+      if (until(text)) setTimeout(() => finish(socket.destroyed), 50);
+    });
+    socket.on("close", () => finish(true));
+    socket.on("error", (e) => (settled ? undefined : reject(e)));
+  });
+}
+
+function post(path: string, body: string, extra = ""): string {
+  return `POST ${path} HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${extra}\r\n${body}`;
+}
+
+const count = (text: string, s: string): number => text.split(s).length - 1;
+
+describe("admission transport (HTTP/1.1)", () => {
+  let wh: TestWebhook;
+  beforeAll(async () => {
+    wh = await startTestWebhook();
+  });
+  afterAll(async () => wh.stop());
+
+  it("answers pipelined requests on one keep-alive connection, in order", async () => {
+    const uids = ["p-1", "p-2", "p-3"];
+    const { text } = await rawExchange(
+      wh,
+      (send) => send(uids.map((uid) => post("/defaulting", JSON.stringify(serviceReview({ uid })))).join("")),
+      (t) => count(t, '"uid":"p-') === 3,
+    );
+    expect(count(text, "HTTP/1.1 200 OK")).toBe(3);
+    const seen = [...text.matchAll(/"uid":"(p-\d)"/g)].map((m) => m[1]);
+    expect(seen).toEqual(uids);
+  });
+
+  it("answers a percent-encoded admission path as Go's mux does (decoded), through the same admission code", async () => {
+    const { text } = await rawExchange(wh, (send) => send(post("/%64efaulting", JSON.stringify(serviceReview({ uid: "enc" })))), (t) => t.includes('"uid":"enc"'));
+    expect(text).toMatch(/^HTTP\/1.1 200 OK/);
+    expect(text).toContain('"patchType":"JSONPatch"');
+  });
+
+  it("reads a body trickled in small pieces", async () => {
+    const body = JSON.stringify(serviceReview({ uid: "trickle" }));
+    const { text } = await rawExchange(
+      wh,
+      async (send) => {
+        send(`POST /resource-validation?timeout=10s HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n`);
+        for (let i = 0; i < body.length; i += 97) {
+          send(body.slice(i, i + 97));
+          await new Promise((r) => setTimeout(r, 2));
+        }
+      },
+      (t) => t.includes('"uid":"trickle"'),
+    );
+    expect(text).toMatch(/^HTTP\/1.1 200 OK/);
+  });
+
+  it("answers 413 to a chunked body over 3 MiB without reading the rest, and closes that connection", async () => {
+    const chunk = Buffer.alloc(256 * 1024, 0x20);
+    const { text, closed } = await rawExchange(
+      wh,
+      async (send) => {
+        send("POST /defaulting HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n");
+        for (let i = 0; i < 16; i++) send(`${chunk.length.toString(16)}\r\n${chunk.toString("latin1")}\r\n`);
+      },
+      (t) => t.includes("request body too large"),
+    );
+    expect(text).toMatch(/^HTTP\/1.1 413/);
+    expect(text.toLowerCase()).toContain("connection: close");
+    expect(closed).toBe(true);
+  });
+
+  it("answers 413 at once when Content-Length announces more than 3 MiB", async () => {
+    const { text } = await rawExchange(
+      wh,
+      (send) => send(`POST /defaulting HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: ${4 * 1024 * 1024}\r\n\r\n{`),
+      (t) => t.includes("request body too large"),
+    );
+    expect(text).toMatch(/^HTTP\/1.1 413/);
+  });
+});
+
+describe("admission transport (HTTP/2, --http2)", () => {
+  let wh: TestWebhook;
+  beforeAll(async () => {
+    wh = await startTestWebhook({ http2: "true" });
+  });
+  afterAll(async () => wh.stop());
+
+  function h2(headers: Record<string, string>, body?: string): Promise<{ status: number; body: string }> {
+    return new Promise((resolve, reject) => {
+      const session = http2Connect(`https://localhost:${wh.port}`, { ca: wh.ca, host: "127.0.0.1" } as never);
+      session.on("error", reject);
+      const stream = session.request(headers);
+      let status = 0;
+      let text = "";
+      stream.on("response", (h) => (status = Number(h[":status"])));
+      stream.on("data", (d: Buffer) => (text += d.toString("utf8")));
+      stream.on("end", () => {
+        session.close();
+        resolve({ status, body: text });
+      });
+      stream.on("error", reject);
+      stream.end(body);
+    });
+  }
+
+  it("answers an admission request over HTTP/2", async () => {
+    const r = await h2({ ":method": "POST", ":path": "/defaulting", "content-type": "application/json" }, JSON.stringify(serviceReview({ uid: "h2-uid" })));
+    expect(r.status).toBe(200);
+    expect(JSON.parse(r.body).response.uid).toBe("h2-uid");
+  });
+
+  it("answers kubelet probes and envelope rejections over HTTP/2", async () => {
+    expect((await h2({ ":method": "GET", ":path": "/", "user-agent": "kube-probe/1.31" })).status).toBe(200);
+    const r = await h2({ ":method": "POST", ":path": "/defaulting", "content-type": "text/plain" }, "{}");
+    expect(r.status).toBe(415);
+  });
+});
