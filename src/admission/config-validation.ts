@@ -1,6 +1,9 @@
 import { configMapType, decodeGo } from "../apis/gojson/index.js";
 import { formatGvk } from "../apis/gvk.js";
-import type { AdmissionDeps } from "./deps.js";
+import { FEATURES_CONFIG_NAME, parseFeaturesConfig } from "../config/features.js";
+import type { FeaturesConfig } from "../config/types.js";
+import { impactWarnings, type GatedUsageView } from "../serving/gated-usage.js";
+import type { AdmissionDeps, RequestEnv } from "./deps.js";
 import { ALLOWED, deny, type Decision } from "./response.js";
 import type { AdmissionRequest } from "./review.js";
 
@@ -10,8 +13,26 @@ function stringMap(v: unknown): Readonly<Record<string, string>> {
   return typeof v === "object" && v !== null ? (v as Record<string, string>) : EMPTY;
 }
 
-/** /config-validation (knative/pkg webhook/configmaps, spec §1.3 and §5.1). */
-export function admitConfigMap(req: AdmissionRequest, deps: AdmissionDeps): Decision {
+/** The flags before the change: the review's oldObject on UPDATE, else the snapshot in effect (or defaults). */
+function previousFeatures(req: AdmissionRequest, env: RequestEnv): FeaturesConfig {
+  if (req.operation === "UPDATE" && req.oldObject !== undefined && req.oldObject !== null) {
+    const r = decodeGo(configMapType, req.oldObject);
+    if (r.ok) return parseFeaturesConfig(stringMap((r.value as { data?: unknown }).data));
+  }
+  return env.config.admission.features;
+}
+
+/** Impact warnings (issue [7]) for an admitted change of config-features; undefined when there are none. */
+function featuresImpact(req: AdmissionRequest, env: RequestEnv, usage: GatedUsageView, data: Readonly<Record<string, string>>): string[] | undefined {
+  const warnings = impactWarnings(previousFeatures(req, env), parseFeaturesConfig(data), usage);
+  return warnings.length === 0 ? undefined : warnings;
+}
+
+/**
+ * /config-validation (knative/pkg webhook/configmaps, spec §1.3 and §5.1). With `env.gatedUsage` an admitted
+ * change of config-features also carries impact warnings (serving/gated-usage.ts).
+ */
+export function admitConfigMap(req: AdmissionRequest, deps: AdmissionDeps, env?: RequestEnv): Decision {
   if (req.operation !== "CREATE" && req.operation !== "UPDATE") return ALLOWED;
   const { group, version, kind } = req.kind;
   if (group !== "" || version !== "v1" || kind !== "ConfigMap") {
@@ -31,5 +52,8 @@ export function admitConfigMap(req: AdmissionRequest, deps: AdmissionDeps): Deci
   const validator = deps.configMaps.lookup(name);
   if (validator === undefined) return ALLOWED;
   const failure = validator(data, annotations);
-  return failure === undefined ? ALLOWED : deny(`validation failed: ${failure}`);
+  if (failure !== undefined) return deny(`validation failed: ${failure}`);
+  if (env?.gatedUsage === undefined || name !== FEATURES_CONFIG_NAME) return ALLOWED;
+  const warnings = featuresImpact(req, env, env.gatedUsage, data);
+  return warnings === undefined ? ALLOWED : { allowed: true, warnings };
 }

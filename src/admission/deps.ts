@@ -1,4 +1,5 @@
 import type { ConfigSnapshot } from "../config/snapshot.js";
+import type { GatedUsageView } from "../serving/gated-usage.js";
 import type { RequestContext } from "../serving/context.js";
 import type { KindRegistry } from "../serving/registry.js";
 import type { ConfigMapValidators } from "../config/validators.js";
@@ -23,4 +24,9 @@ export interface AdmissionDeps {
 export interface RequestEnv {
   /** The configuration snapshot in effect for this request (taken once, at the start of the request). */
   readonly config: ConfigSnapshot;
+  /**
+   * The Services and Configurations that use gated fields (`--impact-warnings`, cluster mode only): when set,
+   * /config-validation warns about the objects a `config-features` change would deny. Absent: no such warnings.
+   */
+  readonly gatedUsage?: GatedUsageView;
 }

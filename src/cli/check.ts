@@ -172,7 +172,11 @@ function rfc3339Now(): string {
   return new Date().toISOString().replace(/\.\d+Z$/, "Z");
 }
 
-/** The API server drops null members of the mutated object (non-nullable fields without defaults). In place. */
+/**
+ * The API server drops null members of the mutated object where the CRD schema declares the field (non-nullable,
+ * no default); undeclared fields under `x-kubernetes-preserve-unknown-fields` keep them (see applyDefaultingPatch).
+ * In place.
+ */
 function dropNullMembers(v: unknown): void {
   if (typeof v !== "object" || v === null) return;
   if (Array.isArray(v)) {
@@ -281,8 +285,21 @@ function applyDefaultingPatch(object: JsonMap, response: AdmissionResponse): Jso
   const ops = JSON.parse(Buffer.from(response.patch, "base64").toString("utf8")) as jsonpatch.Operation[] | null;
   if (ops === null || ops.length === 0) return object;
   const patched = jsonpatch.applyPatch(object, ops, true, true).newDocument;
+  // The revision template's metadata declares only a few fields and keeps the rest (Knative's CRD schema, and
+  // manifests/crds): its other null members (Knative's `creationTimestamp: null`) survive, as a real API server
+  // shows (test/e2e).
+  const template = isMap(patched.spec) && isMap(patched.spec.template) ? patched.spec.template : undefined;
+  const kept = isMap(template?.metadata) ? keptNulls(template.metadata) : [];
   dropNullMembers(patched);
+  for (const k of kept) (template!.metadata as JsonMap)[k] = null;
   return patched;
+}
+
+/** Fields of the template's metadata that the CRD schemas declare (any other field is kept as sent). */
+const DECLARED_TEMPLATE_METADATA = new Set(["annotations", "finalizers", "labels", "name", "namespace"]);
+
+function keptNulls(meta: JsonMap): string[] {
+  return Object.keys(meta).filter((k) => meta[k] === null && !DECLARED_TEMPLATE_METADATA.has(k));
 }
 
 /** The object handed to the webhooks and the live object it replaces, for UPDATE. */

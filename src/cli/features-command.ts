@@ -2,8 +2,10 @@
  * `duckbill features` (issue [7]): the `config-features` flags with their state, default, type and what they
  * gate; `features explain <flag | field path>`; and `features impact --disable <flag> -f ...`, which checks
  * manifests with the flag as configured and with it Disabled and reports what would start being denied.
- * `--kubeconfig` (reading the live ConfigMap and Services) is not offered yet: export the ConfigMaps and use
- * `--config-dir`.
+ * The configuration comes from `--config-dir`, from a cluster with `--kubeconfig` (config-features,
+ * config-defaults and config-autoscaler read from SYSTEM_NAMESPACE; a missing ConfigMap means Knative's defaults),
+ * or is Knative's defaults. `impact --kubeconfig` checks the cluster's live Services and Configurations instead of
+ * manifests. The cluster code (and @kubernetes/client-node) lives in ./features-cluster.js, loaded on demand.
  */
 import { parseArgs } from "node:util";
 import type { AdmissionDeps } from "../admission/deps.js";
@@ -11,20 +13,25 @@ import { DEFAULT_FEATURES, FEATURES_CONFIG_NAME, parseFlag } from "../config/fea
 import { snapshotFrom, type ConfigSnapshot } from "../config/snapshot.js";
 import type { Flag } from "../config/types.js";
 import { FEATURE_GATES, featureGate, gatedFieldsUsed, gatesForFieldPath, neverAllowedField, normalizeFieldPath, podSpecOf, type FeatureGate } from "../serving/feature-gates.js";
-import { checkDocuments, DEFAULT_USER, loadConfig, PROCESS_IO, UsageError, type CheckResult, type CliIO } from "./check.js";
-import { expandManifestPaths, ManifestError, readManifests } from "./manifests.js";
+import { checkDocuments, DEFAULT_USER, loadConfig, PROCESS_IO, readOldObjects, UsageError, type CheckResult, type CliIO } from "./check.js";
+import { lastAppliedOf } from "./kubectl-apply.js";
+import { expandManifestPaths, ManifestError, readManifests, type ManifestDocument } from "./manifests.js";
 
 export const FEATURES_USAGE = `Usage:
-  duckbill features [--config-dir DIR] [-o text|json]
-      every config-features flag: its state in DIR (or Knative's defaults), default, type, what it gates
-  duckbill features explain <flag | field path> [--config-dir DIR]
+  duckbill features [--config-dir DIR | --kubeconfig FILE [-n NS]] [-o text|json]
+      every config-features flag: its state (in DIR, in the cluster, or Knative's defaults), default, type, what it gates
+  duckbill features explain <flag | field path> [--config-dir DIR | --kubeconfig FILE [-n NS]]
       what a flag gates and how to enable it, or which flag gates a field (e.g. spec.template.spec.affinity)
   duckbill features impact --disable <flag> [-f FILE|DIR|-]... [FILE...] [--config-dir DIR] [-n NS] [-o text|json]
       which of the manifests the webhook would deny once <flag> is Disabled (exit 1 if any)
+  duckbill features impact --disable <flag> --kubeconfig FILE [-n NS] [-o text|json]
+      the same for the cluster's live Services and Configurations (all namespaces, or NS), with the
+      cluster's configuration as it is: which of them would have their next update denied (exit 1 if any)
 
---kubeconfig is not supported yet: export the ConfigMaps first, e.g.
-  kubectl get configmap config-features -n knative-serving -o yaml > config/config-features.yaml
-and pass --config-dir config.
+--kubeconfig FILE reads config-features, config-defaults and config-autoscaler from the cluster, in namespace
+-n NS for the list and explain (default $SYSTEM_NAMESPACE or knative-serving) and $SYSTEM_NAMESPACE or
+knative-serving for impact (where -n selects the objects). A ConfigMap that does not exist means Knative's
+defaults. It cannot be combined with --config-dir. Exit code 2 on usage errors and when the cluster cannot be read.
 `;
 
 const ENABLE_HINT = (key: string, value: string): string =>
@@ -116,6 +123,10 @@ export function explainField(path: string, config: ConfigSnapshot): string {
 }
 
 interface ImpactEntry {
+  /** How the text output names the object: `<file>:<line> <kind>.<group>/<name>`, or `<Kind> <namespace>/<name>` for a live one. */
+  readonly where: string;
+  /** The denial under the flag Disabled as text: kubectl's error line for a manifest, the webhook's answer for a live object. */
+  readonly denial: string;
   readonly before: CheckResult;
   readonly after: CheckResult;
   readonly uses: readonly string[];
@@ -142,7 +153,7 @@ function isAllowed(r: CheckResult): boolean {
   return r.outcome === "created" || r.outcome === "configured" || r.outcome === "unchanged";
 }
 
-function where(r: CheckResult): string {
+function whereInFile(r: CheckResult): string {
   return `${r.source}:${r.line} ${r.ref ?? `${r.kind} ${r.name}`}`;
 }
 
@@ -158,17 +169,17 @@ function formatImpact(gate: FeatureGate, state: Flag, entries: readonly ImpactEn
       ? `Disabling ${gate.key} (now ${state}) would deny none of the ${checked} checked objects.\n`
       : `Disabling ${gate.key} (now ${state}) would deny ${denied.length} of the ${checked} checked objects; objects that exist keep running, their next create or update is denied:\n`;
   for (const e of denied) {
-    out += `\n${where(e.before)}\n`;
+    out += `\n${e.where}\n`;
     if (e.uses.length > 0) out += `  uses ${e.uses.join(", ")}\n`;
-    out += `  ${(e.after.error ?? "").split("\n").join("\n  ")}\n`;
+    out += `  ${e.denial.split("\n").join("\n  ")}\n`;
   }
   if (users.length > 0) {
     out += `\nStill allowed, but using fields ${gate.key} gates:\n`;
-    for (const e of users) out += `  ${where(e.before)}: ${e.uses.join(", ")}\n`;
+    for (const e of users) out += `  ${e.where}: ${e.uses.join(", ")}\n`;
   }
   if (warned.length > 0) {
     out += `\nWould get new warnings:\n`;
-    for (const e of warned) for (const w of e.newWarnings) out += `  ${where(e.before)}: Warning: ${w}\n`;
+    for (const e of warned) for (const w of e.newWarnings) out += `  ${e.where}: Warning: ${w}\n`;
   }
   if (stillDenied.length > 0) out += `\n${stillDenied.length} object(s) are denied already with the current configuration (run "duckbill check").\n`;
   return out;
@@ -180,6 +191,7 @@ function impactJson(gate: FeatureGate, state: Flag, entries: readonly ImpactEntr
     line: e.before.line,
     ref: e.before.ref,
     kind: e.before.kind,
+    namespace: e.before.namespace,
     name: e.before.name,
     before: e.before.outcome,
     after: e.after.outcome,
@@ -196,24 +208,42 @@ async function runImpact(argv: string[], io: CliIO, deps: AdmissionDeps | undefi
     disable: { type: "string" },
     filename: { type: "string", short: "f", multiple: true },
     recursive: { type: "boolean", short: "R", default: false },
-    namespace: { type: "string", short: "n", default: "default" },
+    namespace: { type: "string", short: "n" },
     "config-dir": { type: "string" },
     user: { type: "string", default: DEFAULT_USER },
     output: { type: "string", short: "o", default: "text" },
     kubeconfig: { type: "string" },
   });
-  rejectKubeconfig(values.kubeconfig);
+  const kubeconfig = kubeconfigOf(values);
   const key = values.disable;
   if (typeof key !== "string" || key === "") throw new UsageError("impact needs --disable <flag>");
   const gate = featureGate(key);
   if (gate === undefined) throw new UsageError(`unknown flag "${key}"; run "duckbill features" for the list`);
   const files = [...((values.filename as string[] | undefined) ?? []), ...positionals];
-  if (files.length === 0) throw new UsageError("impact needs manifests: -f FILE|DIR|- or files as arguments");
+  const namespace = values.namespace as string | undefined;
+  if (namespace === "") throw new UsageError("--namespace must not be empty");
+  if (kubeconfig !== undefined && files.length > 0) throw new UsageError("impact checks either manifests (-f) or the cluster's live objects (--kubeconfig), not both");
+  if (kubeconfig === undefined && files.length === 0) throw new UsageError("impact needs manifests (-f FILE|DIR|- or files as arguments) or --kubeconfig FILE for the cluster's live objects");
   const output = outputOf(values.output);
-  const config = await loadConfig(values["config-dir"] as string | undefined);
   const admissionDeps = deps ?? (await import("./main.js")).defaultDeps();
-  const docs = await readManifests(await expandManifestPaths(files, values.recursive === true), io.readStdin);
-  const common = { deps: admissionDeps, namespace: String(values.namespace), user: String(values.user) };
+  const user = String(values.user);
+  let config: ConfigSnapshot;
+  let docs: ManifestDocument[];
+  let old: ReadonlyMap<string, Record<string, unknown>> | undefined;
+  if (kubeconfig === undefined) {
+    config = await loadConfig(values["config-dir"] as string | undefined);
+    docs = await readManifests(await expandManifestPaths(files, values.recursive === true), io.readStdin);
+  } else {
+    const cluster = await import("./features-cluster.js");
+    const { kubeConfig } = clusterCall(() => cluster.connect(kubeconfig));
+    config = await clusterCall(() => cluster.readAdmissionConfig(kubeConfig, systemNamespace()));
+    const live = (await clusterCall(() => cluster.listServingObjects(kubeConfig, namespace))).filter((o) => !controlledByService(o));
+    const liveDocs = live.map((o) => ({ source: liveName(o), line: 0, object: o }));
+    docs = liveDocs.map((d) => ({ ...d, object: nextApplyOf(d.object) }));
+    // The live objects are stored ones (they have a creationTimestamp): readOldObjects only indexes them.
+    old = await readOldObjects(liveDocs, { deps: admissionDeps, config, namespace: "default", user });
+  }
+  const common = { deps: admissionDeps, namespace: namespace ?? "default", user, old };
   const before = await checkDocuments(docs, { ...common, config });
   const after = await checkDocuments(docs, { ...common, config: withFlagDisabled(config, gate.key) });
   const entries: ImpactEntry[] = [];
@@ -222,11 +252,72 @@ async function runImpact(argv: string[], io: CliIO, deps: AdmissionDeps | undefi
     const a = after[i] as CheckResult;
     if (b.outcome === "skipped") continue;
     const known = new Set(b.warnings);
-    entries.push({ before: b, after: a, uses: usesOf(b, (docs[i] as { object: Record<string, unknown> }).object, gate.key), newWarnings: a.warnings.filter((w) => !known.has(w)) });
+    entries.push({
+      where: kubeconfig === undefined ? whereInFile(b) : `${b.kind} ${b.source}`,
+      // kubectl's error line for a patch carries the whole patch and object: for live objects, the webhook's answer.
+      denial: kubeconfig === undefined ? (a.error ?? "") : `admission webhook "${a.webhook ?? ""}" denied the request: ${a.message ?? ""}`,
+      before: b,
+      after: a,
+      uses: usesOf(b, (docs[i] as ManifestDocument).object, gate.key),
+      newWarnings: a.warnings.filter((w) => !known.has(w)),
+    });
   }
   const state = stateOf(config, gate);
   io.write(output === "json" ? impactJson(gate, state, entries) : formatImpact(gate, state, entries, entries.length));
   return entries.some((e) => isAllowed(e.before) && e.after.outcome === "denied") ? 1 : 0;
+}
+
+function metadataOf(obj: Record<string, unknown>): Record<string, unknown> {
+  const m = obj.metadata;
+  return typeof m === "object" && m !== null && !Array.isArray(m) ? (m as Record<string, unknown>) : {};
+}
+
+/** `<namespace>/<name>` of a live object. */
+function liveName(obj: Record<string, unknown>): string {
+  const meta = metadataOf(obj);
+  return `${String(meta.namespace ?? "")}/${String(meta.name ?? "")}`;
+}
+
+/**
+ * A Configuration a Service controls has the Service's spec, and only the Serving controller updates it, after
+ * the Service's own update (which is checked, and denied first): it is left out so each workload is counted once.
+ */
+function controlledByService(obj: Record<string, unknown>): boolean {
+  if (obj.kind !== "Configuration") return false;
+  const refs = metadataOf(obj).ownerReferences;
+  if (!Array.isArray(refs)) return false;
+  return refs.some((r: unknown) => {
+    const ref = r as { apiVersion?: unknown; kind?: unknown; controller?: unknown } | null;
+    return ref?.kind === "Service" && typeof ref.apiVersion === "string" && ref.apiVersion.startsWith("serving.knative.dev/") && ref.controller === true;
+  });
+}
+
+/** What the API server sets on an object; a manifest never carries it. */
+const SERVER_SET_METADATA = ["uid", "resourceVersion", "managedFields", "creationTimestamp", "generation", "selfLink", "deletionTimestamp", "deletionGracePeriodSeconds"];
+
+/**
+ * The manifest the live object's next `kubectl apply` would send; it is checked as an UPDATE of the live object,
+ * which is passed as the old object (as `check --old` does). That is its own last-applied-configuration when it
+ * has one: what its owner applied, and applying it again goes through kubectl's three-way merge against the live
+ * object, then /defaulting and /resource-validation as an UPDATE with the live object as oldObject, which is
+ * exactly the request the webhook would judge. Checking the live object as a CREATE instead would answer another
+ * question: it carries what defaulting and the server added, and the webhook treats some things differently on
+ * UPDATE (the creator annotation, the revision name, what changed). Objects made without client-side apply (kn,
+ * server-side apply, controllers) have no last-applied-configuration: for them the manifest is the live object
+ * without what the server sets (the metadata above, and status), a re-apply of `kubectl get -o yaml`, which
+ * changes no field of the spec and is still validated in full.
+ */
+export function nextApplyOf(live: Record<string, unknown>): Record<string, unknown> {
+  const applied = lastAppliedOf(live);
+  if (applied !== undefined) {
+    // kubectl records the namespace it applied to; should it be missing, the object's own is the one meant.
+    const meta = metadataOf(applied);
+    return meta.namespace === undefined || meta.namespace === "" ? { ...applied, metadata: { ...meta, namespace: metadataOf(live).namespace } } : applied;
+  }
+  const { status: _status, ...rest } = live;
+  const meta: Record<string, unknown> = { ...metadataOf(live) };
+  for (const k of SERVER_SET_METADATA) delete meta[k];
+  return { ...rest, metadata: meta };
 }
 
 type OptionSpec = NonNullable<Parameters<typeof parseArgs>[0]>["options"];
@@ -245,10 +336,49 @@ function outputOf(v: unknown): "text" | "json" {
   throw new UsageError(`--output must be text or json, got "${String(v)}"`);
 }
 
-function rejectKubeconfig(v: unknown): void {
-  if (v !== undefined) {
-    throw new UsageError("--kubeconfig is not supported yet; export the ConfigMaps (kubectl get configmap config-features -n knative-serving -o yaml) into a directory and pass --config-dir");
+/** `--kubeconfig FILE`; together with `--config-dir` a usage error. */
+function kubeconfigOf(values: Record<string, unknown>): string | undefined {
+  const v = values.kubeconfig;
+  if (v === undefined) return undefined;
+  if (typeof v !== "string" || v === "") throw new UsageError("--kubeconfig needs a file");
+  if (values["config-dir"] !== undefined) throw new UsageError("--kubeconfig and --config-dir are alternatives: give one of them");
+  return v;
+}
+
+/** The namespace of Knative's ConfigMaps when none is given: SYSTEM_NAMESPACE, as for "duckbill serve". */
+function systemNamespace(): string {
+  const ns = process.env.SYSTEM_NAMESPACE;
+  return ns === undefined || ns === "" ? "knative-serving" : ns;
+}
+
+/** A failure reading the cluster (credentials, API errors): exit 2 with its message. */
+class ClusterError extends Error {}
+
+/** Runs one ./features-cluster.js call, turning its failures into ClusterError. */
+function clusterCall<T>(fn: () => T): T {
+  const wrap = (e: unknown): never => {
+    throw new ClusterError(e instanceof Error ? e.message : String(e));
+  };
+  try {
+    const r = fn();
+    return (r instanceof Promise ? r.catch(wrap) : r) as T;
+  } catch (e) {
+    return wrap(e);
   }
+}
+
+/** The configuration for the list and explain: `--config-dir`, the cluster with `--kubeconfig`, or Knative's defaults. */
+async function configFor(values: Record<string, unknown>): Promise<ConfigSnapshot> {
+  const kubeconfig = kubeconfigOf(values);
+  const namespace = values.namespace as string | undefined;
+  if (kubeconfig === undefined) {
+    if (namespace !== undefined) throw new UsageError("--namespace says where the cluster's ConfigMaps are: it needs --kubeconfig");
+    return loadConfig(values["config-dir"] as string | undefined);
+  }
+  if (namespace === "") throw new UsageError("--namespace must not be empty");
+  const cluster = await import("./features-cluster.js");
+  const { kubeConfig } = clusterCall(() => cluster.connect(kubeconfig));
+  return clusterCall(() => cluster.readAdmissionConfig(kubeConfig, namespace ?? systemNamespace()));
 }
 
 /** `duckbill features ...`: returns the exit code. */
@@ -265,10 +395,10 @@ export async function runFeatures(argv: string[], io: CliIO = PROCESS_IO, deps?:
       "config-dir": { type: "string" },
       output: { type: "string", short: "o", default: "text" },
       kubeconfig: { type: "string" },
+      namespace: { type: "string", short: "n" },
     });
-    rejectKubeconfig(values.kubeconfig);
     const output = outputOf(values.output);
-    const config = await loadConfig(values["config-dir"] as string | undefined);
+    const config = await configFor(values);
     if (isExplain) {
       const subject = positionals.join(" ").trim();
       if (subject === "") throw new UsageError("explain needs a flag (e.g. kubernetes.podspec-affinity) or a field path (e.g. spec.template.spec.affinity)");
@@ -296,7 +426,7 @@ export async function runFeatures(argv: string[], io: CliIO = PROCESS_IO, deps?:
       io.error(`duckbill features: ${e.message}\nRun "duckbill features --help" for usage.\n`);
       return 2;
     }
-    if (e instanceof ManifestError) {
+    if (e instanceof ManifestError || e instanceof ClusterError) {
       io.error(`duckbill features: ${e.message}\n`);
       return 2;
     }

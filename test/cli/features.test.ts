@@ -206,7 +206,7 @@ describe("duckbill features", () => {
   it.each([
     { name: "explain without a subject", args: ["explain"], stderr: /explain needs a flag/ },
     { name: "unknown subcommand", args: ["frob"], stderr: /unknown subcommand "frob"/ },
-    { name: "--kubeconfig", args: ["--kubeconfig", "/tmp/kc"], stderr: /--kubeconfig is not supported yet/ },
+    { name: "--kubeconfig with --config-dir", args: ["--kubeconfig", "/tmp/kc", "--config-dir", fixture("config-affinity")], stderr: /--kubeconfig and --config-dir are alternatives/ },
     { name: "impact without --disable", args: ["impact", fixture("affinity.yaml")], stderr: /impact needs --disable/ },
     { name: "impact with an unknown flag", args: ["impact", "--disable", "nope", fixture("affinity.yaml")], stderr: /unknown flag "nope"/ },
     { name: "impact without manifests", args: ["impact", "--disable", "kubernetes.podspec-affinity"], stderr: /impact needs manifests/ },

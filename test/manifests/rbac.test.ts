@@ -3,7 +3,8 @@
  * leader election), the PodSpec dry run and the config store run against the in-process API server, and every
  * request they send must be allowed to the webhook's ServiceAccount; conversely every verb granted must be used
  * by some request (least privilege). The certificate controller's requests are listed by hand from
- * src/kube/cert-controller.ts and secret-watch.ts.
+ * src/kube/cert-controller.ts and secret-watch.ts. The impact-warnings watch (only run with --impact-warnings)
+ * runs here too, so its list/watch grant counts as used.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -13,6 +14,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { parseAllDocuments } from "yaml";
 import { createConfigStore } from "../../src/config/store.js";
 import { createPodDryRun } from "../../src/kube/dry-run.js";
+import { GatedUsageWatch } from "../../src/kube/gated-usage.js";
 import { createKubeApi } from "../../src/kube/json-api.js";
 import { knativeWebhookTargets, startWebhookConfigReconciliation } from "../../src/kube/webhook-config.js";
 import { KNATIVE_KINDS } from "../../src/serving/kinds.js";
@@ -24,6 +26,8 @@ type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-exp
 const NS = "knative-serving";
 const SA = { kind: "ServiceAccount", name: "duckbill-webhook", namespace: NS };
 const PODS: ResourceType = { group: "", version: "v1", plural: "pods", kind: "Pod", namespaced: true };
+const KSERVICES: ResourceType = { group: "serving.knative.dev", version: "v1", plural: "services", kind: "Service", namespaced: true };
+const KCONFIGURATIONS: ResourceType = { group: "serving.knative.dev", version: "v1", plural: "configurations", kind: "Configuration", namespaced: true };
 
 /** One API request as the RBAC authorizer sees it. */
 export interface Attributes {
@@ -106,7 +110,7 @@ describe("RBAC (manifests/200-rbac.yaml)", () => {
   let recorded: Attributes[] = [];
 
   beforeAll(async () => {
-    const fake = await FakeApiServer.start({ resources: [...BUILTIN_RESOURCES, PODS] });
+    const fake = await FakeApiServer.start({ resources: [...BUILTIN_RESOURCES, PODS, KSERVICES, KCONFIGURATIONS] });
     try {
       fake.create(NAMESPACES, { metadata: { name: NS } });
       fake.create(SECRETS, { metadata: { name: "webhook-certs", namespace: NS }, data: { "ca-cert.pem": "Y2E=" } });
@@ -135,6 +139,12 @@ describe("RBAC (manifests/200-rbac.yaml)", () => {
       await eventually(() => fake.count({ plural: "configmaps", watch: true }) >= 1, "the ConfigMap watch");
       await store.close();
 
+      // The impact-warnings usage index (--impact-warnings): Services and Configurations in every namespace.
+      const usage = new GatedUsageWatch({ kubeConfig: fake.kubeConfig(), logger });
+      usage.start();
+      await eventually(() => fake.count({ plural: "services", watch: true }) >= 1 && fake.count({ plural: "configurations", watch: true }) >= 1, "the usage watches");
+      await usage.close();
+
       recorded = fake.requests.map(attributesOf).filter((a): a is Attributes => a !== undefined);
     } finally {
       await fake.close();
@@ -151,7 +161,7 @@ describe("RBAC (manifests/200-rbac.yaml)", () => {
     expect(denied).toEqual([]);
     // What ran really covered each component.
     const seen = new Set(recorded.map((a) => `${a.verb} ${a.resource}`));
-    for (const want of ["get secrets", "watch secrets", "get mutatingwebhookconfigurations", "update validatingwebhookconfigurations", "watch validatingwebhookconfigurations", "get namespaces", "create pods", "list configmaps", "watch configmaps", "create leases", "update leases"]) {
+    for (const want of ["get secrets", "watch secrets", "get mutatingwebhookconfigurations", "update validatingwebhookconfigurations", "watch validatingwebhookconfigurations", "get namespaces", "create pods", "list configmaps", "watch configmaps", "create leases", "update leases", "list services", "watch services", "list configurations", "watch configurations"]) {
       expect(seen).toContain(want);
     }
   });

@@ -1,0 +1,118 @@
+/**
+ * `--impact-warnings` (issue [7]): lists and watches `serving.knative.dev/v1` Services and Configurations in
+ * every namespace with the shared reflector and keeps, per object that uses a gated field, only its summary in a
+ * GatedUsageIndex (serving/gated-usage.ts). Lists are paged and summarised page by page, so no full list is ever
+ * held in memory. Imported on demand by cli/cluster.ts when the flag is on.
+ */
+import type { KubeConfig } from "@kubernetes/client-node";
+import type { Logger } from "pino";
+import { GatedUsageIndex, objectKey, ownedByService, usageBits, type GatedUsageView, type UsageKind } from "../serving/gated-usage.js";
+import type { RequestThrottle } from "./client.js";
+import { createKubeApi, type KubeApi } from "./json-api.js";
+import { Reflector } from "./reflector.js";
+
+const PLURALS: Record<UsageKind, string> = { Service: "services", Configuration: "configurations" };
+const DEFAULT_WATCHDOG_MS = 120_000;
+const PAGE_SIZE = 500;
+
+export interface GatedUsageWatchOptions {
+  readonly kubeConfig: KubeConfig;
+  readonly logger: Logger;
+  readonly throttle?: RequestThrottle;
+  /** Bound on stored objects (default DEFAULT_USAGE_CAPACITY). */
+  readonly capacity?: number;
+  readonly watchdogMs?: number;
+  readonly pageSize?: number;
+}
+
+/** A summary in place of a listed object: what the list hands to onList. */
+type Summary = readonly [key: string, bits: number];
+
+interface ListPage {
+  readonly metadata?: { readonly resourceVersion?: string; readonly continue?: string };
+  readonly items?: readonly unknown[];
+}
+
+function summaryOf(kind: UsageKind, obj: unknown): Summary | undefined {
+  const key = objectKey(obj);
+  if (key === undefined || (kind === "Configuration" && ownedByService(obj))) return undefined;
+  const bits = usageBits(kind, obj);
+  return bits === 0 ? undefined : [key, bits];
+}
+
+export class GatedUsageWatch {
+  readonly index: GatedUsageIndex;
+  private readonly reflectors: Reflector<unknown>[];
+  private readonly api: KubeApi;
+  private fullLogged = false;
+
+  constructor(opts: GatedUsageWatchOptions) {
+    this.index = new GatedUsageIndex(opts.capacity);
+    this.api = createKubeApi(opts.kubeConfig, { throttle: opts.throttle });
+    const { logger } = opts;
+    const pageSize = String(opts.pageSize ?? PAGE_SIZE);
+    this.reflectors = (["Service", "Configuration"] as const).map((kind) => {
+      const path = `/apis/serving.knative.dev/v1/${PLURALS[kind]}`;
+      const fields = { resource: `${PLURALS[kind]}.serving.knative.dev` };
+      return new Reflector<unknown>({
+        kubeConfig: opts.kubeConfig,
+        path,
+        list: async (signal) => {
+          // Paged: each page is summarised and dropped. The first page's resourceVersion is the list's.
+          const summaries: Summary[] = [];
+          let resourceVersion = "";
+          let token = "";
+          do {
+            const query: Record<string, string> = { limit: pageSize, ...(token === "" ? {} : { continue: token }) };
+            const page = (await this.api.request({ method: "GET", path, query, signal })) as ListPage;
+            if (resourceVersion === "") resourceVersion = page.metadata?.resourceVersion ?? "";
+            for (const item of page.items ?? []) {
+              const s = summaryOf(kind, item);
+              if (s !== undefined) summaries.push(s);
+            }
+            token = page.metadata?.continue ?? "";
+          } while (token !== "");
+          return { resourceVersion, items: summaries };
+        },
+        onList: (items) => {
+          this.index.replace(kind, items as readonly Summary[]);
+          logger.info({ ...fields, stored: this.index.size(), full: this.index.full() }, "impact warnings: usage index listed");
+          this.noteFull(logger);
+        },
+        onEvent: (phase, obj) => {
+          if (phase === "ADDED" || phase === "MODIFIED") this.index.observe(kind, obj);
+          else if (phase === "DELETED") this.index.forget(kind, obj);
+          this.noteFull(logger);
+        },
+        onListError: (message, retryInMs) => logger.warn({ ...fields, err: message, retryInMs }, "impact warnings: listing failed; retrying"),
+        onStreamEnd: (end, retryInMs) => {
+          const log = { ...fields, reason: end.reason, detail: end.detail, retryInMs };
+          if (end.reason === "closed" || end.reason === "gone") logger.debug(log, "impact warnings: watch ended; watching again");
+          else logger.warn(log, "impact warnings: watch failed; watching again");
+        },
+        throttle: opts.throttle,
+        watchdogMs: opts.watchdogMs ?? DEFAULT_WATCHDOG_MS,
+      });
+    });
+  }
+
+  /** What the admission layer reads. */
+  get view(): GatedUsageView {
+    return this.index;
+  }
+
+  start(): void {
+    for (const r of this.reflectors) r.start();
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.reflectors.map((r) => r.close()));
+    this.api.close();
+  }
+
+  private noteFull(logger: Logger): void {
+    const full = this.index.full();
+    if (full && !this.fullLogged) logger.warn({ capacity: this.index.capacity }, "impact warnings: usage index full; warnings may be incomplete");
+    this.fullLogged = full;
+  }
+}
