@@ -1,0 +1,220 @@
+/**
+ * The e2e harness: a real kube-apiserver (test/e2e/cluster, built once by build-cluster.sh) or an existing
+ * cluster (E2E_KUBECONFIG), kubectl, and Duckbill in cluster mode as a child process. Processes started here are
+ * stopped by the caller through the returned handles.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { createWriteStream, existsSync, readFileSync } from "node:fs";
+import { connect } from "node:tls";
+import { createServer, type AddressInfo } from "node:net";
+import { join } from "node:path";
+import { request } from "node:https";
+
+export const REPO = join(import.meta.dirname, "..", "..");
+
+export interface RunResult {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+export interface RunOptions {
+  readonly cwd?: string;
+  readonly input?: string;
+  readonly env?: NodeJS.ProcessEnv;
+  readonly timeoutMs?: number;
+}
+
+/** Runs a command to completion (no shell); a timeout kills it and is reported in stderr. */
+export function run(cmd: string, args: readonly string[], opts: RunOptions = {}): Promise<RunResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { cwd: opts.cwd, env: opts.env ?? process.env, stdio: ["pipe", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
+    child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+    const timer = setTimeout(() => {
+      stderr += `\n[harness] ${cmd} killed after ${opts.timeoutMs} ms`;
+      child.kill("SIGKILL");
+    }, opts.timeoutMs ?? 60_000);
+    child.on("error", (err) => {
+      clearTimeout(timer);
+      reject(err);
+    });
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+    // A command that exits without reading its input (or before it is all written) must not fail the run.
+    child.stdin.on("error", () => undefined);
+    child.stdin.end(opts.input ?? "");
+  });
+}
+
+/** A free TCP port on 127.0.0.1 (closed again before it is returned). */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+export async function waitFor<T>(what: string, timeoutMs: number, probe: () => Promise<T | undefined>, intervalMs = 200): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  for (;;) {
+    try {
+      const v = await probe();
+      if (v !== undefined) return v;
+    } catch (err) {
+      last = err;
+    }
+    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms${last === undefined ? "" : ` (last error: ${String(last)})`}`);
+    await new Promise((r) => setTimeout(r, intervalMs));
+  }
+}
+
+export interface HarnessBuild {
+  readonly dir: string;
+  readonly cluster: string;
+  readonly kubectl: string;
+  /** {"kubernetes","go","buildSeconds","binaryBytes"} as build-cluster.sh wrote it. */
+  readonly info: Record<string, unknown>;
+  /** Wall time of build-cluster.sh in this run (a cache hit takes well under a second). */
+  readonly ms: number;
+}
+
+/** Builds (first time) or finds the cached harness. Progress of a first build goes to this process's stderr. */
+export async function buildHarness(): Promise<HarnessBuild> {
+  const started = Date.now();
+  const child = spawn("bash", [join(REPO, "test", "e2e", "build-cluster.sh")], { stdio: ["ignore", "pipe", "inherit"] });
+  let out = "";
+  child.stdout.setEncoding("utf8").on("data", (d: string) => (out += d));
+  const code = await new Promise<number | null>((resolve, reject) => {
+    child.on("error", reject);
+    child.on("close", resolve);
+  });
+  if (code !== 0) throw new Error(`test/e2e/build-cluster.sh failed (exit ${code}); its output is above`);
+  const dir = out.trim().split("\n").at(-1) ?? "";
+  const info = JSON.parse(readFileSync(join(dir, "build.json"), "utf8")) as Record<string, unknown>;
+  return { dir, cluster: join(dir, "cluster"), kubectl: join(dir, "kubectl"), info, ms: Date.now() - started };
+}
+
+export interface Cluster {
+  readonly kubeconfig: string;
+  /** The ready line the harness printed (undefined for an existing cluster). */
+  readonly ready?: { server: string; startMs: number; etcdMs: number; version: string; pid: number };
+  /** Wall time from spawn to the ready line, as this process saw it. */
+  readonly startMs?: number;
+  stop(): Promise<void>;
+}
+
+/** Starts etcd + kube-apiserver; resolves once the harness printed its ready line. */
+export async function startCluster(binary: string, workDir: string): Promise<Cluster> {
+  const kubeconfig = join(workDir, "kubeconfig");
+  const log = createWriteStream(join(workDir, "cluster.log"));
+  const started = Date.now();
+  const child = spawn(binary, ["--kubeconfig", kubeconfig], { stdio: ["ignore", "pipe", "pipe"] });
+  child.stderr.pipe(log);
+  const line = await new Promise<string>((resolve, reject) => {
+    let buf = "";
+    child.stdout.setEncoding("utf8").on("data", (d: string) => {
+      buf += d;
+      const nl = buf.indexOf("\n");
+      if (nl >= 0) resolve(buf.slice(0, nl));
+    });
+    child.on("error", reject);
+    child.on("exit", (code) => reject(new Error(`the cluster harness exited (${code}) before it was ready; see ${join(workDir, "cluster.log")}`)));
+  });
+  const ready = JSON.parse(line) as NonNullable<Cluster["ready"]>;
+  return { kubeconfig, ready, startMs: Date.now() - started, stop: () => stopProcess(child, 30_000) };
+}
+
+/** SIGTERM, then SIGKILL after graceMs; resolves when the process is gone. */
+export function stopProcess(child: ChildProcess, graceMs: number): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => child.kill("SIGKILL"), graceMs);
+    child.once("exit", () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    child.kill("SIGTERM");
+  });
+}
+
+export interface Duckbill {
+  readonly port: number;
+  readonly url: string;
+  readonly log: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * `bin/duckbill serve` in cluster mode, outside the cluster: --webhook-url makes the reconciler point the three
+ * webhook configurations at it. Resolves when its readiness probe answers 200.
+ */
+export async function startDuckbill(opts: { kubeconfig: string; workDir: string; host: string; listenHost: string }): Promise<Duckbill> {
+  const port = await freePort();
+  const url = `https://${opts.host}:${port}`;
+  const log = join(opts.workDir, "duckbill.log");
+  const out = createWriteStream(log);
+  const child = spawn(
+    process.execPath,
+    [
+      join(REPO, "bin", "duckbill"),
+      "serve",
+      "--kubeconfig", opts.kubeconfig,
+      "--webhook-url", url,
+      "--disable-ha",
+      "--host", opts.listenHost,
+      "--port", String(port),
+      "--metrics-port", "0",
+      "--drain-timeout", "1s",
+      "--generated-cert-dir", join(opts.workDir, "certs"),
+    ],
+    { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, LOG_LEVEL: "info" } },
+  );
+  child.stdout.pipe(out);
+  child.stderr.pipe(out);
+  let exited: string | undefined;
+  child.on("exit", (code, signal) => (exited = `exited (${code ?? signal})`));
+  await waitFor("duckbill ready", 60_000, async () => {
+    if (exited !== undefined) throw new Error(`duckbill ${exited}; see ${log}`);
+    return (await probe(port)) === 200 ? true : undefined;
+  });
+  return { port, url, log, stop: () => stopProcess(child, 10_000) };
+}
+
+/** Duckbill's readiness as kubelet sees it (any path with a kube-probe User-Agent). */
+function probe(port: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: "127.0.0.1", port, path: "/readyz", rejectUnauthorized: false, headers: { "user-agent": "kube-probe/1.36" } }, (res) => {
+      res.resume();
+      resolve(res.statusCode ?? 0);
+    });
+    req.on("error", reject);
+    req.setTimeout(2000, () => req.destroy(new Error("timeout")));
+    req.end();
+  });
+}
+
+/** The SHA-256 fingerprint of the certificate a TLS server on 127.0.0.1:port presents now. */
+export function servedFingerprint(port: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect({ host: "127.0.0.1", port, rejectUnauthorized: false }, () => {
+      const fp = socket.getPeerCertificate().fingerprint256;
+      socket.end();
+      resolve(fp);
+    });
+    socket.on("error", reject);
+  });
+}
+
+/** kubectl: E2E_KUBECTL, else the harness build's, else `kubectl` on PATH. */
+export function kubectlPath(build: HarnessBuild | undefined): string {
+  if (process.env.E2E_KUBECTL) return process.env.E2E_KUBECTL;
+  if (build !== undefined && existsSync(build.kubectl)) return build.kubectl;
+  return "kubectl";
+}
