@@ -19,14 +19,18 @@ import { compareWithBaseline, cpuMicrosPerRequest, evaluateTargets, markdownRepo
 import { autocannonRequests, saturate } from "./lib/saturation.mjs";
 import { median } from "./lib/stats.mjs";
 import { buildMix, describeMix, loadVectors } from "./lib/vectors.mjs";
+import { guardRun } from "./lib/guard.mjs";
 
-const ALL_PARTS = ["inprocess", "startup", "duckbill", "silent", "floor", "profile"];
+const ALL_PARTS = ["inprocess", "startup", "duckbill", "silent", "workers", "floor", "profile"];
 const { values: flags } = parseArgs({
   options: {
     compare: { type: "string" },
     quick: { type: "boolean", default: false },
     profile: { type: "boolean", default: false },
     only: { type: "string" },
+    // As the image runs it (Dockerfile ENTRYPOINT, bin/duckbill's shebang, npm start).
+    "node-flags": { type: "string", default: "--max-semi-space-size=4" },
+    workers: { type: "string", default: "2" },
     out: { type: "string" },
     help: { type: "boolean", default: false },
   },
@@ -39,6 +43,9 @@ if (flags.help) {
   --profile         also run duckbill under --cpu-prof at saturation and summarise where the time goes
   --only PARTS      comma-separated subset of ${ALL_PARTS.join(",")} (e.g. --only profile to iterate on the
                     hot path); --compare needs duckbill
+  --node-flags "F"  node flags for every duckbill process (default "--max-semi-space-size=4", as the image runs
+                    it; --node-flags "" measures Node's defaults)
+  --workers N       the "workers" part runs duckbill serve --workers N (default 2) beside the single process
   --out FILE        write the JSON result there instead of bench/results/<time>-<commit>.json`);
   process.exit(0);
 }
@@ -56,8 +63,14 @@ const PHASES = flags.quick
   ? { warmup: 1000, rate: 3000, saturation: 4000, saturationRounds: 2, rates: [500, 1000, 2000], restarts: 1, inprocessSampleMs: 150 }
   : { warmup: 3000, rate: 8000, saturation: 10_000, saturationRounds: 2, rates: [500, 1000, 2000], restarts: 3, inprocessSampleMs: 500 };
 const CONNECTIONS = 64;
+const NODE_FLAGS = flags["node-flags"].split(/\s+/).filter((f) => f !== "");
+const WORKERS = Number(flags.workers);
+if (!Number.isInteger(WORKERS) || WORKERS < 2) {
+  console.error(`bench: --workers must be a whole number of at least 2, got "${flags.workers}"`);
+  process.exit(2);
+}
 const REGRESSION_THRESHOLD = 0.15;
-const WATCHDOG_MS = (flags.quick ? 90_000 : 165_000) + (parts.has("profile") ? 40_000 : 0);
+const WATCHDOG_MS = (flags.quick ? 100_000 : 190_000) + (parts.has("profile") ? 40_000 : 0);
 
 const children = new Set();
 const workDir = mkdtempSync(join(tmpdir(), "duckbill-bench-"));
@@ -65,18 +78,7 @@ function cleanup() {
   for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill("SIGKILL");
   rmSync(workDir, { recursive: true, force: true });
 }
-const watchdog = setTimeout(() => {
-  console.error(`bench: watchdog: still running after ${WATCHDOG_MS / 1000} s; stopping`);
-  cleanup();
-  process.exit(3);
-}, WATCHDOG_MS);
-watchdog.unref();
-for (const sig of ["SIGINT", "SIGTERM"]) {
-  process.on(sig, () => {
-    cleanup();
-    process.exit(130);
-  });
-}
+guardRun("bench", WATCHDOG_MS, cleanup);
 
 const log = (msg) => process.stderr.write(`bench: ${msg}\n`);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -160,8 +162,8 @@ async function sanityCheck(port, ca, mix) {
 }
 
 /** One measured phase: the load, plus CPU/RSS of the server and CPU of this process (the load generator). */
-async function phase(pid, run) {
-  const server = sampleProcess(pid);
+async function phase(pid, run, tree = false) {
+  const server = sampleProcess(pid, 250, tree);
   const client = sampleSelf();
   const result = await run();
   const out = { ...result, server: server.stop(), client: client.stop() };
@@ -192,7 +194,7 @@ async function fixedRates(t, rates) {
   t.out.rates = [];
   for (const rate of rates) {
     log(`${t.name}: ${rate} req/s for ${PHASES.rate / 1000} s`);
-    t.out.rates.push(await phase(t.srv.pid, () => pacedLoad({ ...t.target, requests: t.bytes, rate, durationMs: PHASES.rate, connections: CONNECTIONS })));
+    t.out.rates.push(await phase(t.srv.pid, () => pacedLoad({ ...t.target, requests: t.bytes, rate, durationMs: PHASES.rate, connections: CONNECTIONS }), t.tree));
   }
 }
 
@@ -206,7 +208,7 @@ async function saturationRounds(targets) {
     for (const t of targets) {
       log(`${t.name}: saturation round ${round} for ${each / 1000} s`);
       const logBefore = t.logFile === undefined ? 0 : statSync(t.logFile).size;
-      const p = await phase(t.srv.pid, () => saturate({ ...t.target, requests: t.requests, durationMs: each, connections: CONNECTIONS }));
+      const p = await phase(t.srv.pid, () => saturate({ ...t.target, requests: t.requests, durationMs: each, connections: CONNECTIONS }), t.tree);
       if (t.logFile !== undefined && p.requests > 0) {
         await sleep(200);
         p.logBytesPerRequest = Math.round((statSync(t.logFile).size - logBefore) / p.requests);
@@ -223,18 +225,20 @@ async function saturationRounds(targets) {
   }
 }
 
-async function duckbillTarget(name, certDir, logLevel, mix) {
+async function duckbillTarget(name, certDir, logLevel, mix, workers = 1) {
   const logFile = join(workDir, `${name}.log`);
-  const t = await startTarget(name, () => startDuckbill({ certDir, logFile, logLevel }), mix);
+  const t = await startTarget(name, () => startDuckbill({ certDir, logFile, logLevel, workers, nodeFlags: NODE_FLAGS }), mix);
   if (logLevel !== "silent") t.logFile = logFile;
-  t.out = { logLevel, readyMs: t.srv.readyMs, probedMs: t.srv.probedMs };
+  // The primary and its workers: CPU and RSS summed over the process tree.
+  t.tree = workers > 1;
+  t.out = { logLevel, workers, readyMs: t.srv.readyMs, probedMs: t.srv.probedMs };
   return t;
 }
 
 /** Start-to-ready of standalone `duckbill serve`: once generating certificates, then restarts that reuse them. */
 async function measureStartup(certDir, restartCount) {
   const once = async (i) => {
-    const srv = await startDuckbill({ certDir, logFile: join(workDir, `startup-${i}.log`), logLevel: "info" });
+    const srv = await startDuckbill({ certDir, logFile: join(workDir, `startup-${i}.log`), logLevel: "info", nodeFlags: NODE_FLAGS });
     children.add(srv.child);
     await stopChild(srv.child);
     children.delete(srv.child);
@@ -250,7 +254,7 @@ async function profileAtSaturation(certDir, mix) {
   const profDir = join(workDir, "cpuprof");
   mkdirSync(profDir, { recursive: true });
   log("profile: duckbill serve under --cpu-prof at saturation");
-  const srv = await startDuckbill({ certDir, logFile: join(workDir, "profile.log"), logLevel: "info", nodeFlags: ["--cpu-prof", `--cpu-prof-dir=${profDir}`] });
+  const srv = await startDuckbill({ certDir, logFile: join(workDir, "profile.log"), logLevel: "info", nodeFlags: [...NODE_FLAGS, "--cpu-prof", `--cpu-prof-dir=${profDir}`] });
   children.add(srv.child);
   try {
     const target = { host: HOST, port: srv.port, ca: srv.ca, servername: "localhost" };
@@ -272,7 +276,7 @@ const stamp = new Date().toISOString().replace(/[:.]/g, "-").replace(/-\d+Z$/, "
 async function main() {
   const started = performance.now();
   const commit = gitCommit();
-  const result = { schema: 1, startedAt: new Date().toISOString(), quick: flags.quick, commit, machine: machine(), phases: PHASES, connections: CONNECTIONS };
+  const result = { schema: 1, startedAt: new Date().toISOString(), quick: flags.quick, nodeFlags: NODE_FLAGS, commit, machine: machine(), phases: PHASES, connections: CONNECTIONS };
   const mix = buildMix(loadVectors(VECTORS_DIR));
   result.mix = describeMix(mix);
   if (parts.has("inprocess")) {
@@ -299,6 +303,13 @@ async function main() {
       targets.push(t);
       await warmUp(t);
       result.duckbillSilent = t.out;
+    }
+    if (parts.has("workers")) {
+      const t = await duckbillTarget(`duckbill-${WORKERS}-workers`, certDir, "info", mix, WORKERS);
+      targets.push(t);
+      await warmUp(t);
+      await fixedRates(t, [1000]);
+      result.duckbillWorkers = t.out;
     }
     if (parts.has("floor")) {
       const t = await startTarget("floor", () => startFloor({ certDir }), mix);

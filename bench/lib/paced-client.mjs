@@ -47,9 +47,10 @@ class Connection {
     socket.on("close", () => socket === this.socket && !this.closed && this.fail(new Error("connection closed by the server")));
   }
 
-  send(bytes, started) {
+  send(bytes, started, index) {
     this.busy = true;
     this.started = started;
+    this.index = index;
     this.socket.write(bytes);
   }
 
@@ -63,10 +64,11 @@ class Connection {
     const total = headEnd + 4 + Number(m[1]);
     if (this.buf.length < total) return;
     const status = Number(head.slice(9, 12));
+    const body = this.buf.subarray(headEnd + 4, total);
     const rest = this.buf.subarray(total);
     this.buf = rest.length === 0 ? Buffer.alloc(0) : Buffer.from(rest);
     this.busy = false;
-    this.onDone(this, status, null);
+    this.onDone(this, status, null, body);
   }
 
   fail(err) {
@@ -91,31 +93,41 @@ class Connection {
 /**
  * Sends `rate` requests per second for `durationMs`, cycling through `requests` (Buffers from requestBytes) on a
  * pool of `connections` keep-alive TLS connections. Latencies of responses to requests due during the phase
- * are reported; requests still pending `graceMs` after the end count as errors.
+ * are reported; requests still pending `graceMs` after the end count as errors. With `check(index, body)`, each
+ * 200 answer's body (a Buffer) is checked against `requests[index]`: a returned string is an error (a wrong
+ * answer). `errorsByKind` splits the errors: transport (connection failed), status (not 200), check, unanswered.
  */
-export async function pacedLoad({ host, port, ca, servername, requests, rate, durationMs, connections = 64, graceMs = 2000 }) {
+export async function pacedLoad({ host, port, ca, servername, requests, rate, durationMs, connections = 64, graceMs = 2000, check }) {
   const samples = [];
   const statuses = {};
   let errors = 0;
   let firstError;
+  const errorsByKind = { transport: 0, status: 0, check: 0, unanswered: 0 };
   const idle = [];
   const queue = []; // due times of requests waiting for a free connection
   let next = 0;
   let inFlight = 0;
   let measuring = true;
 
-  const onDone = (conn, status, err) => {
+  const onDone = (conn, status, err, body) => {
     inFlight--;
     if (measuring) {
       if (err !== null) {
         errors++;
+        errorsByKind.transport++;
         firstError ??= err.message;
       } else {
         statuses[status] = (statuses[status] ?? 0) + 1;
-        if (status === 200) samples.push(performance.now() - conn.started);
-        else {
+        const wrong = status === 200 && check !== undefined ? check(conn.index, body) : undefined;
+        if (status === 200 && wrong === undefined) samples.push(performance.now() - conn.started);
+        else if (status !== 200) {
           errors++;
+          errorsByKind.status++;
           firstError ??= `HTTP ${status}`;
+        } else {
+          errors++;
+          errorsByKind.check++;
+          firstError ??= wrong;
         }
       }
     }
@@ -129,7 +141,7 @@ export async function pacedLoad({ host, port, ca, servername, requests, rate, du
 
   function dispatch(conn, started) {
     inFlight++;
-    conn.send(requests[next], started);
+    conn.send(requests[next], started, next);
     next = next + 1 === requests.length ? 0 : next + 1;
   }
 
@@ -159,6 +171,7 @@ export async function pacedLoad({ host, port, ca, servername, requests, rate, du
   measuring = false;
   const unanswered = inFlight + queue.length;
   errors += unanswered;
+  errorsByKind.unanswered = unanswered;
   for (const c of pool) c.close();
   const elapsed = (sendEnd - t0) / 1000;
   const lat = latencySummary(samples);
@@ -167,6 +180,7 @@ export async function pacedLoad({ host, port, ca, servername, requests, rate, du
     achievedRate: Math.round(samples.length / elapsed),
     requests: issued,
     errors,
+    errorsByKind,
     firstError,
     statuses,
     latencyMs: { p50: round(lat.p50), p90: round(lat.p90), p99: round(lat.p99), max: round(lat.max) },

@@ -1,5 +1,5 @@
 // CPU and memory of a process, from /proc (Linux). Elsewhere the sampler reports nothing rather than guessing.
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { execFileSync } from "node:child_process";
 import { performance } from "node:perf_hooks";
 
@@ -17,6 +17,10 @@ function clockTicks() {
 
 /** { cpuSeconds, rssBytes } of `pid` now, or undefined when /proc is not there or the process is gone. */
 export function readProc(pid) {
+  return readOne(pid);
+}
+
+function readOne(pid) {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
     // Fields after the parenthesised command name; utime and stime are fields 14 and 15 (1-based).
@@ -28,6 +32,42 @@ export function readProc(pid) {
   } catch {
     return undefined;
   }
+}
+
+/** `pid` and every process below it (a `--workers` primary and its workers), from the parent ids in /proc. */
+function processTree(pid) {
+  const children = new Map();
+  for (const name of readdirSync("/proc")) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, "utf8");
+      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      if (!children.has(ppid)) children.set(ppid, []);
+      children.get(ppid).push(Number(name));
+    } catch {
+      // Gone between the listing and the read.
+    }
+  }
+  const out = [pid];
+  for (let i = 0; i < out.length; i++) out.push(...(children.get(out[i]) ?? []));
+  return out;
+}
+
+/**
+ * readProc summed over `pid` and its descendants. Exited descendants drop out of the CPU sum, so a phase's CPU
+ * is right only while the process tree is stable (as it is while a server runs).
+ */
+export function readProcTree(pid) {
+  const root = readProc(pid);
+  if (root === undefined) return undefined;
+  let { cpuSeconds, rssBytes } = root;
+  for (const child of processTree(pid).slice(1)) {
+    const c = readProc(child);
+    if (c === undefined) continue;
+    cpuSeconds += c.cpuSeconds;
+    rssBytes += c.rssBytes;
+  }
+  return { cpuSeconds, rssBytes };
 }
 
 /** Busy CPU seconds of the whole machine (all cores, idle and iowait excluded), from /proc/stat. */
@@ -43,9 +83,10 @@ function machineBusySeconds() {
 
 /**
  * Samples a process every `intervalMs` while a phase runs. stop() returns its mean CPU use (1.0 = one core busy)
- * and its RSS (max and at the end) over the phase.
+ * and its RSS (max and at the end) over the phase. With `tree`, the process and its descendants, summed.
  */
-export function sampleProcess(pid, intervalMs = 250) {
+export function sampleProcess(pid, intervalMs = 250, tree = false) {
+  const readProc = tree ? readProcTree : readOne;
   const first = readProc(pid);
   const busy0 = machineBusySeconds();
   const t0 = performance.now();

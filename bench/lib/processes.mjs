@@ -74,9 +74,9 @@ export async function stopChild(child, graceMs = 5000) {
  * without the bench's event loop reading it). Resolves once a readiness probe that trusts the generated ca.crt
  * answers 200. `readyMs` is process start → the "duckbill webhook serving" line's timestamp (when logging).
  */
-export async function startDuckbill({ certDir, logFile, logLevel, nodeFlags = [], timeoutMs = 15_000 }) {
+export async function startDuckbill({ certDir, logFile, logLevel, nodeFlags = [], workers = 1, timeoutMs = 15_000 }) {
   const [port, metricsPort] = [await freePort(), await freePort()];
-  const env = { ...process.env, WEBHOOK_PORT: String(port), WEBHOOK_HOST: HOST, METRICS_PORT: String(metricsPort), METRICS_HOST: HOST, GENERATED_CERT_DIR: certDir, LOG_LEVEL: logLevel, DRAIN_TIMEOUT: "0s" };
+  const env = { ...process.env, WEBHOOK_PORT: String(port), WEBHOOK_HOST: HOST, METRICS_PORT: String(metricsPort), METRICS_HOST: HOST, GENERATED_CERT_DIR: certDir, LOG_LEVEL: logLevel, DRAIN_TIMEOUT: "0s", WEBHOOK_WORKERS: String(workers) };
   for (const inherited of ["CERT_DIR", "CONFIG_DIR", "WEBHOOK_ENABLE_HTTP2", "WEBHOOK_TLS_MIN_VERSION", "NODE_OPTIONS"]) delete env[inherited];
   const out = openSync(logFile, "w");
   const startWall = Date.now();

@@ -88,7 +88,7 @@ function loadRow(server, phaseName, p) {
 
 /** The most CPU that processes other than the server and the bench used during any load phase, in cores. */
 export function otherCpuMax(r) {
-  const phases = [...(r.duckbill?.rates ?? []), r.duckbill?.saturation, r.duckbillSilent?.saturation, ...(r.floor?.rates ?? []), r.floor?.saturation];
+  const phases = [...(r.duckbill?.rates ?? []), r.duckbill?.saturation, r.duckbillSilent?.saturation, ...(r.duckbillWorkers?.rates ?? []), r.duckbillWorkers?.saturation, ...(r.floor?.rates ?? []), r.floor?.saturation];
   let max = 0;
   for (const p of phases) {
     if (p?.server?.machineCpuCores == null || p.server.cpuCores == null) continue;
@@ -126,6 +126,9 @@ export function markdownReport(r) {
   const satLabel = (x) => (x.saturationRounds?.length > 1 ? `saturation (best of ${x.saturationRounds.map((p) => p.reqPerSec).join(", ")})` : "saturation");
   if (r.duckbill?.saturation !== undefined) rows.push(loadRow("duckbill (info)", satLabel(r.duckbill), r.duckbill.saturation));
   if (r.duckbillSilent?.saturation !== undefined) rows.push(loadRow("duckbill (silent)", satLabel(r.duckbillSilent), r.duckbillSilent.saturation));
+  const w = r.duckbillWorkers;
+  for (const p of w?.rates ?? []) rows.push(loadRow(`duckbill (${w.workers} workers)`, `${p.targetRate} req/s`, p));
+  if (w?.saturation !== undefined) rows.push(loadRow(`duckbill (${w.workers} workers)`, satLabel(w), w.saturation));
   for (const p of r.floor?.rates ?? []) rows.push(loadRow("floor", `${p.targetRate} req/s`, p));
   if (r.floor?.saturation !== undefined) rows.push(loadRow("floor", satLabel(r.floor), r.floor.saturation));
   if (rows.length > 0) {
@@ -140,6 +143,16 @@ export function markdownReport(r) {
     out.push(
       `duckbill / floor: saturation ${fmt(q.saturationVsFloor)}, p99 at saturation ${fmt(q.p99VsFloorAtSaturation)}, p99 at 1,000 req/s ${fmt(q.p99VsFloorAt1000)} · info logging costs ${pct(q.infoLoggingCost)} of saturation throughput (${r.duckbill?.logBytesPerRequest ?? "–"} log bytes per request)`,
     );
+    const wk = r.duckbillWorkers?.saturation;
+    const d = r.duckbill?.saturation;
+    if (wk !== undefined && d !== undefined) {
+      const w1000 = at(r.duckbillWorkers.rates, 1000);
+      const d1000 = at(r.duckbill?.rates, 1000);
+      out.push(
+        "",
+        `${r.duckbillWorkers.workers} workers / 1 process: saturation ${fmt(wk.reqPerSec / d.reqPerSec)} (${wk.reqPerSec} vs ${d.reqPerSec} req/s), p99 at 1,000 req/s ${fmt(w1000?.latencyMs.p99)} vs ${fmt(d1000?.latencyMs.p99)} ms, RSS at saturation ${fmt(wk.server.rssMaxMB, 0)} vs ${fmt(d.server.rssMaxMB, 0)} MB (all processes)`,
+      );
+    }
     const s = r.duckbill?.sanity;
     if (s !== undefined) {
       out.push(
