@@ -4,6 +4,7 @@ import type { GroupVersionKind } from "../apis/gvk.js";
 import { knativeConfigMapValidators } from "../config/validators.js";
 import { defaultSnapshot } from "../config/snapshot.js";
 import { knativeRegistry } from "../serving/kinds.js";
+import { MAX_CONTAINERS } from "../serving/podspec.js";
 import { admitDefaulting } from "./defaulting.js";
 import type { AdmissionDeps } from "./deps.js";
 import { generationalKeys, parseGenerationalKinds } from "./generation.js";
@@ -166,5 +167,30 @@ describe("/defaulting of Knative kinds not named generational (the default)", ()
     const onlyWidget: AdmissionDeps = { ...plainDeps, generational: generationalKeys([WIDGET]) };
     const req = request(SERVICE, "CREATE", service(serviceSpec));
     expect(admitDefaulting(req, onlyWidget, env)).toEqual(admitDefaulting(req, plainDeps, env));
+  });
+});
+
+describe("/defaulting of a pod spec over MAX_CONTAINERS (validation rejects it whatever it holds)", () => {
+  const REVISION: GroupVersionKind = { group: "serving.knative.dev", version: "v1", kind: "Revision" };
+  const CONFIGURATION: GroupVersionKind = { group: "serving.knative.dev", version: "v1", kind: "Configuration" };
+  const empties = (n: number): unknown[] => Array.from({ length: n }, () => ({}));
+  const cases: Array<[string, GroupVersionKind, (podSpec: Record<string, unknown>) => Record<string, unknown>]> = [
+    ["Service", SERVICE, (podSpec) => ({ apiVersion: "serving.knative.dev/v1", kind: "Service", metadata: { name: "hello", namespace: "default" }, spec: { template: { spec: podSpec } } })],
+    ["Configuration", CONFIGURATION, (podSpec) => ({ apiVersion: "serving.knative.dev/v1", kind: "Configuration", metadata: { name: "hello", namespace: "default" }, spec: { template: { spec: podSpec } } })],
+    ["Revision", REVISION, (podSpec) => ({ apiVersion: "serving.knative.dev/v1", kind: "Revision", metadata: { name: "hello", namespace: "default" }, spec: podSpec })],
+  ];
+
+  it.each(cases)("lets a %s with 257 containers or init containers through unchanged, and defaults one with 256", (_name, kind, make) => {
+    for (const field of ["containers", "initContainers"]) {
+      const over = make({ containers: [{ image: "x" }], [field]: empties(MAX_CONTAINERS + 1) });
+      expect(admitDefaulting(request(kind, "CREATE", over), plainDeps, env)).toEqual({ allowed: true });
+    }
+    const at = admitted(request(kind, "CREATE", make({ containers: empties(MAX_CONTAINERS) })), plainDeps);
+    expect(JSON.stringify(at)).toContain('"name":"user-container-255"');
+  });
+
+  it("answers 300,000 containers (a 900 KB Service) without a patch", () => {
+    const d = admitDefaulting(request(SERVICE, "CREATE", cases[0]?.[2]({ containers: empties(300_000) })), plainDeps, env);
+    expect(d).toEqual({ allowed: true });
   });
 });

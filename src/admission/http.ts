@@ -108,7 +108,7 @@ export async function answerReview(path: AdmissionPath, body: Buffer | string, d
   let decision: Decision;
   if (path === "/defaulting") decision = admitDefaulting(request, deps, env);
   else if (path === "/resource-validation") decision = await admitValidation(request, deps, env);
-  else decision = admitConfigMap(request, deps);
+  else decision = admitConfigMap(request, deps, env);
   const response = toAdmissionResponse(request.uid, decision);
   const out: Record<string, unknown> = {};
   // TypeMeta is copied verbatim; Go omits empty strings (omitempty).

@@ -46,6 +46,9 @@ export class FieldError {
   #pathSteps: Steps = NO_STEPS;
   // Children before `#childSteps` are applied to each of them (after their own steps).
   #rawChildren: readonly FieldError[] = NO_ERRORS;
+  // How many of `#rawChildren` are this node's: `also` appends in place to an array that no other node has
+  // extended (Go's slice append), so accumulating n errors in a loop costs O(n), not O(n²).
+  #childCount = 0;
   #childSteps: Steps = NO_STEPS;
   #paths: readonly string[] | undefined;
   #errors: readonly FieldError[] | undefined;
@@ -66,11 +69,13 @@ export class FieldError {
     pathSteps: Steps,
     rawChildren: readonly FieldError[],
     childSteps: Steps,
+    childCount = rawChildren.length,
   ): FieldError {
     const fe = new FieldError({ message, level, details });
     fe.#rawPaths = rawPaths;
     fe.#pathSteps = pathSteps;
     fe.#rawChildren = rawChildren;
+    fe.#childCount = childCount;
     fe.#childSteps = childSteps;
     return fe;
   }
@@ -85,14 +90,21 @@ export class FieldError {
   get errors(): readonly FieldError[] {
     if (this.#errors === undefined) {
       const steps = this.#childSteps;
-      this.#errors = steps.length === 0 ? this.#rawChildren : this.#rawChildren.map((c) => c.#after(steps));
+      // A copy either way: `also` may append to the array this node shares.
+      const own = this.#rawChildren.slice(0, this.#childCount);
+      this.#errors = steps.length === 0 ? own : own.map((c) => c.#after(steps));
     }
     return this.#errors;
   }
 
   /** Go's `isEmpty`: no message, details, paths or children. */
   isEmpty(): boolean {
-    return this.message === "" && this.details === "" && this.#rawPaths.length === 0 && this.#rawChildren.length === 0;
+    return this.message === "" && this.details === "" && this.#rawPaths.length === 0 && this.#childCount === 0;
+  }
+
+  // `#rawChildren` as far as this node goes (a copy when a later `also` appended to the shared array).
+  #ownChildren(): readonly FieldError[] {
+    return this.#rawChildren.length === this.#childCount ? this.#rawChildren : this.#rawChildren.slice(0, this.#childCount);
   }
 
   /** Go's `ViaField`: prefix every path in the tree (path-less errors stay path-less). */
@@ -108,6 +120,7 @@ export class FieldError {
       pathSteps,
       this.#rawChildren,
       childSteps,
+      this.#childCount,
     );
   }
 
@@ -138,7 +151,7 @@ export class FieldError {
 
   /** Go's `At`: the same tree with every node at `level`. */
   at(level: DiagnosticLevel): FieldError {
-    const children = this.#rawChildren.length === 0 ? NO_ERRORS : this.#rawChildren.map((c) => c.at(level));
+    const children = this.#childCount === 0 ? NO_ERRORS : this.#ownChildren().map((c) => c.at(level));
     return FieldError.#make(
       this.message,
       this.#containerSafeLevel(level),
@@ -159,10 +172,10 @@ export class FieldError {
   // pending steps (applied when paths are read or rendered), so filtering copies no paths.
   #filter(level: DiagnosticLevel, outer: Steps): FieldError | undefined {
     let kept: FieldError[] | undefined;
-    if (this.#rawChildren.length > 0) {
+    if (this.#childCount > 0) {
       const childOuter = concatSteps(this.#childSteps, outer);
-      for (const child of this.#rawChildren) {
-        const f = child.#filter(level, childOuter);
+      for (let i = 0; i < this.#childCount; i++) {
+        const f = (this.#rawChildren[i] as FieldError).#filter(level, childOuter);
         if (f !== undefined) (kept ??= []).push(f);
       }
     }
@@ -214,6 +227,7 @@ export class FieldError {
       this.#pathSteps,
       this.#rawChildren,
       this.#childSteps,
+      this.#childCount,
     );
   }
 
@@ -231,7 +245,17 @@ export class FieldError {
     if (base === undefined || base.isEmpty()) {
       return FieldError.#make("", "Error", "", NO_PATHS, NO_STEPS, extra, NO_STEPS);
     }
-    const children = base.#rawChildren.length === 0 ? extra : [...base.errors, ...extra];
+    if (base.#childCount === 0) {
+      return FieldError.#make(base.message, base.level, base.details, base.#rawPaths, base.#pathSteps, extra, NO_STEPS);
+    }
+    const shared = base.#rawChildren;
+    if (base.#childSteps.length === 0 && shared.length === base.#childCount && shared !== NO_ERRORS) {
+      // Nobody has appended past the base's children: append in place; the base keeps seeing its own count.
+      const grown = shared as FieldError[];
+      for (const e of extra) grown.push(e);
+      return FieldError.#make(base.message, base.level, base.details, base.#rawPaths, base.#pathSteps, grown, NO_STEPS);
+    }
+    const children = [...base.errors, ...extra];
     return FieldError.#make(base.message, base.level, base.details, base.#rawPaths, base.#pathSteps, children, NO_STEPS);
   }
 
@@ -245,6 +269,7 @@ export class FieldError {
       concatSteps(this.#pathSteps, outer),
       this.#rawChildren,
       concatSteps(this.#childSteps, outer),
+      this.#childCount,
     );
   }
 
@@ -255,7 +280,7 @@ export class FieldError {
 
   // Go rebuilds blank nodes that gain children as `&FieldError{}`, i.e. at the zero level (Error).
   #containerSafeLevel(level: DiagnosticLevel): DiagnosticLevel {
-    return this.#isBlankNode() && this.#rawChildren.length > 0 ? "Error" : level;
+    return this.#isBlankNode() && this.#childCount > 0 ? "Error" : level;
   }
 
   // Go's `normalized()`: every node with a message, pre-order, paths fully prefixed.
@@ -274,9 +299,9 @@ export class FieldError {
         paths: applyStepsToAll(this.#rawPaths, concatSteps(this.#pathSteps, outer)),
       });
     }
-    if (this.#rawChildren.length === 0) return;
+    if (this.#childCount === 0) return;
     const childOuter = concatSteps(this.#childSteps, outer);
-    for (const c of this.#rawChildren) c.#collect(childOuter, out);
+    for (let i = 0; i < this.#childCount; i++) (this.#rawChildren[i] as FieldError).#collect(childOuter, out);
   }
 }
 

@@ -16,6 +16,7 @@ import { createKubeApi } from "../kube/json-api.js";
 import { defaultLeaseIdentity } from "../kube/leader-election.js";
 import { disableNamespaceOwnershipFromEnv, knativeWebhookTargets, parseWebhookUrl, startWebhookConfigReconciliation } from "../kube/webhook-config.js";
 import type { RequestContext } from "../serving/context.js";
+import type { GatedUsageView } from "../serving/gated-usage.js";
 import type { KindRules } from "../serving/registry.js";
 
 export interface ClusterOptions {
@@ -33,6 +34,8 @@ export interface ClusterOptions {
   readonly dryRunTimeoutMs: number;
   readonly kinds: readonly KindRules[];
   readonly generational: readonly GroupVersionKind[];
+  /** `--impact-warnings`: list and watch Services and Configurations for /config-validation's impact warnings. */
+  readonly impactWarnings?: boolean;
   readonly logger: Logger;
   readonly registry: Registry;
   /** Every new certificate (every replica follows the Secret). */
@@ -41,6 +44,8 @@ export interface ClusterOptions {
 
 export interface ClusterParts {
   readonly podDryRun: NonNullable<RequestContext["podDryRun"]>;
+  /** With `impactWarnings`: the usage index (kube/gated-usage.ts, imported only then). */
+  readonly gatedUsage?: GatedUsageView;
   notReadyReason(): string | undefined;
   close(): Promise<void>;
 }
@@ -57,6 +62,8 @@ export async function startClusterParts(o: ClusterOptions): Promise<ClusterParts
         secretName: o.secretName,
         serviceName: o.serviceName,
         clusterDomain: resolveClusterDomain(),
+        // With --webhook-url the API server calls that host: the certificate must name it.
+        extraHost: o.webhookUrl === "" ? undefined : new URL(parseWebhookUrl(o.webhookUrl)).hostname,
         identity,
         leaderElection: o.leaderElection,
         onTlsMaterial: o.onTlsMaterial,
@@ -79,10 +86,14 @@ export async function startClusterParts(o: ClusterOptions): Promise<ClusterParts
         logger: o.logger,
       })
     : undefined;
+  const usage = o.impactWarnings === true ? new (await import("../kube/gated-usage.js")).GatedUsageWatch({ kubeConfig: o.kubeConfig, logger: o.logger, throttle }) : undefined;
+  usage?.start();
   return {
     podDryRun,
+    ...(usage !== undefined ? { gatedUsage: usage.view } : {}),
     notReadyReason: () => certs?.notReadyReason(),
     async close() {
+      await usage?.close();
       await reconciliation?.close();
       await certs?.close();
       api.close();

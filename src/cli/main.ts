@@ -2,7 +2,6 @@ import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { knativeRegistry } from "../serving/kinds.js";
 import { knativeConfigMapValidators } from "../config/validators.js";
-import { loadConfigDir } from "../config/dir.js";
 import { defaultSnapshot } from "../config/snapshot.js";
 import type { AdmissionDeps } from "../admission/deps.js";
 import type { LogLevel } from "../server/logging.js";
@@ -49,7 +48,7 @@ async function serve(argv: string[]): Promise<number> {
   const options = Object.fromEntries(SERVE_OPTIONS.map((o) => [o.flag, { type: "boolean" in o ? ("boolean" as const) : ("string" as const) }]));
   const { values } = parseArgs({ args: argv, options, strict: true, allowPositionals: false });
   const settings = resolveSettings(values as Record<string, string | boolean | undefined>, process.env);
-  const { parseWorkers, reportServing, runPrimary } = await import("./workers.js");
+  const { parseWorkers, reportServing, runPrimary, serveWorkerMetrics } = await import("./workers.js");
   const workers = parseWorkers(settings.workers);
   const { default: cluster } = await import("node:cluster");
   if (workers > 1 && cluster.isPrimary) {
@@ -61,15 +60,11 @@ async function serve(argv: string[]): Promise<number> {
   let running: Awaited<ReturnType<typeof startWebhook>>;
   if (cluster.isWorker) {
     // The primary serves the summed metrics and forwards SIGTERM; a terminal's Ctrl-C reaches it too.
-    const [{ AggregatorRegistry }, { createLogger }] = await Promise.all([import("prom-client"), import("../server/logging.js")]);
+    const { createLogger } = await import("../server/logging.js");
     const logger = createLogger(settings["log-level"] as LogLevel).child({ worker: cluster.worker?.id });
     running = await startWebhook({ ...settings, "metrics-port": "0" }, defaultDeps(), {
       logger,
-      onRegistry: (r) => {
-        // Constructing one installs prom-client's listener that answers the primary's metrics requests.
-        new AggregatorRegistry();
-        AggregatorRegistry.setRegistries([r]);
-      },
+      onRegistry: serveWorkerMetrics,
       servingMessage: "worker serving",
     });
     reportServing(running.port);
@@ -104,7 +99,8 @@ async function admit(argv: string[]): Promise<number> {
     strict: true,
   });
   const configDir = values["config-dir"] ?? process.env.CONFIG_DIR;
-  const config = configDir !== undefined && configDir !== "" ? await loadConfigDir(configDir) : defaultSnapshot();
+  // The YAML parser loads only when a directory is read (`serve` does not need it at startup).
+  const config = configDir !== undefined && configDir !== "" ? await (await import("../config/dir.js")).loadConfigDir(configDir) : defaultSnapshot();
   const deps = defaultDeps();
   const { admitBatch, admitOne } = await import("./admit.js");
   if (values.batch) {

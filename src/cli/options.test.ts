@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseBool, parseDurationMs, parsePort, parseTlsMinVersion, resolveSettings } from "./options.js";
+import { parseBool, parseCount, parseDurationMs, parsePort, parseTlsMinVersion, resolveSettings } from "./options.js";
 
 describe("resolveSettings", () => {
   it("takes a flag over the environment over the default", () => {
@@ -42,6 +42,16 @@ describe("parsePort", () => {
     expect(() => parsePort("0", "--port")).toThrow("--port must be a port number from 1 to 65535");
     expect(() => parsePort("70000", "--port")).toThrow(/must be a port number/);
     expect(() => parsePort("-1", "--port")).toThrow(/must be a port number/);
+  });
+});
+
+describe("parseCount", () => {
+  it("accepts whole numbers from 0 and rejects anything else with a message that says what is wanted", () => {
+    expect(parseCount("0", "--max-connections")).toBe(0);
+    expect(parseCount("1000", "--max-connections")).toBe(1000);
+    for (const bad of ["", "-1", "1.5", "ten", "1e3", "99999999999999999999"]) {
+      expect(() => parseCount(bad, "--max-connections")).toThrow(`--max-connections must be a whole number (0 or more), got "${bad}"`);
+    }
   });
 });
 

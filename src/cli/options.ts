@@ -20,11 +20,16 @@ export const SERVE_OPTIONS = [
   { flag: "reconcile-webhooks", env: "RECONCILE_WEBHOOKS", default: "auto", description: "keep the three webhook configurations' rules, caBundle and service path current: true, false, or auto (true when the TLS source is the Secret)" },
   { flag: "webhook-url", env: "WEBHOOK_URL", default: "", description: "reconcile clientConfig.url = <url><path> instead of the webhook Service (running outside the cluster)" },
   { flag: "disable-ha", env: "DISABLE_HA", default: "false", description: "no leader election: this process writes the Secret and webhook configurations", boolean: true },
+  { flag: "impact-warnings", env: "DUCKBILL_IMPACT_WARNINGS", default: "false", description: "in a cluster: list and watch Services and Configurations in every namespace and warn, on a config-features change, which of them the change would deny on their next update (needs the extra RBAC in manifests/200-rbac.yaml)", boolean: true },
   { flag: "dry-run-timeout", env: "PODSPEC_DRYRUN_TIMEOUT", default: "8s", description: "deadline of the PodSpec dry-run Pod creation (kubernetes.podspec-dryrun), below the webhook's 10 s timeout" },
+  { flag: "client-ca", env: "WEBHOOK_CLIENT_CA", default: "", description: "PEM file of the CAs whose client certificates the HTTPS port requires (the API server's, from its admission configuration); requests without one get 403, probes excepted. Empty: no client certificate asked" },
   { flag: "tls-min-version", env: "WEBHOOK_TLS_MIN_VERSION", default: "1.3", description: "minimum TLS version: 1.2 or 1.3" },
   { flag: "http2", env: "WEBHOOK_ENABLE_HTTP2", default: "false", description: "serve HTTP/2 (with HTTP/1.1 fallback)", boolean: true },
   { flag: "drain-timeout", env: "DRAIN_TIMEOUT", default: "45s", description: "after SIGTERM: close once no request arrived for this long (Go duration)" },
   { flag: "request-timeout", env: "REQUEST_TIMEOUT", default: "30s", description: "bound on receiving one request (headers and body)" },
+  { flag: "headers-timeout", env: "HEADERS_TIMEOUT", default: "10s", description: "bound on the TLS handshake and on receiving a request's headers (at most --request-timeout); slower clients are disconnected" },
+  { flag: "keep-alive-timeout", env: "KEEP_ALIVE_TIMEOUT", default: "75s", description: "how long an idle keep-alive connection stays open" },
+  { flag: "max-connections", env: "WEBHOOK_MAX_CONNECTIONS", default: "0", description: "open connections accepted per serving process; more are closed at once (0: no limit)" },
   { flag: "metrics-port", env: "METRICS_PORT", default: "9090", description: "plain-HTTP port for GET /metrics (0 disables)" },
   { flag: "metrics-host", env: "METRICS_HOST", default: "0.0.0.0", description: "address for the metrics listener" },
   { flag: "namespace", env: "SYSTEM_NAMESPACE", default: "knative-serving", description: "namespace of the webhook (certificate SANs; Secret, ConfigMaps and Leases in a cluster)" },
@@ -78,6 +83,12 @@ export function parseDurationMs(s: string, what: string): number {
 export function parsePort(s: string, what: string, allowZero = false): number {
   const n = Number(s);
   if (!/^\d+$/.test(s) || n > 65535 || (!allowZero && n === 0)) throw new Error(`${what} must be a port number from ${allowZero ? 0 : 1} to 65535, got "${s}"`);
+  return n;
+}
+
+export function parseCount(s: string, what: string): number {
+  const n = Number(s);
+  if (!/^\d+$/.test(s) || !Number.isSafeInteger(n)) throw new Error(`${what} must be a whole number (0 or more), got "${s}"`);
   return n;
 }
 

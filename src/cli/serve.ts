@@ -1,3 +1,5 @@
+import { X509Certificate } from "node:crypto";
+import { readFileSync } from "node:fs";
 import type { Server } from "node:http";
 import type { Logger } from "pino";
 import type { AdmissionDeps } from "../admission/deps.js";
@@ -7,7 +9,7 @@ import { generationalKeys, parseGenerationalKinds } from "../admission/generatio
 import type { WebhookServer } from "../server/app.js";
 import { createLogger, LOG_LEVELS, type LogLevel } from "../server/logging.js";
 import { listenMetrics } from "../server/metrics-listener.js";
-import { parseBool, parseDurationMs, parsePort, parseTlsMinVersion, type ServeSettings } from "./options.js";
+import { parseBool, parseCount, parseDurationMs, parsePort, parseTlsMinVersion, type ServeSettings } from "./options.js";
 
 export interface RunningWebhook {
   readonly server: WebhookServer;
@@ -21,13 +23,37 @@ export interface RunningWebhook {
 }
 
 /** Validates settings up front so a bad flag fails at startup with a clear message, not at the first request. */
+/** The `--client-ca` bundle: a readable file with at least one PEM certificate that parses. */
+export function readClientCa(file: string): string {
+  let pem: string;
+  try {
+    pem = readFileSync(file, "utf8");
+  } catch (err) {
+    throw new Error(`--client-ca (WEBHOOK_CLIENT_CA) must be a readable file: ${(err as Error).message}`);
+  }
+  const blocks = pem.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
+  if (blocks.length === 0) throw new Error(`--client-ca (WEBHOOK_CLIENT_CA) must hold PEM certificates; ${file} has none`);
+  for (const b of blocks) {
+    try {
+      new X509Certificate(b);
+    } catch (err) {
+      throw new Error(`--client-ca (WEBHOOK_CLIENT_CA): a certificate in ${file} does not parse: ${(err as Error).message}`);
+    }
+  }
+  return pem;
+}
+
 export function checkSettings(s: ServeSettings): void {
   parsePort(s.port, "--port (WEBHOOK_PORT)", true);
   parsePort(s["metrics-port"], "--metrics-port (METRICS_PORT)", true);
   parseTlsMinVersion(s["tls-min-version"]);
+  if (s["client-ca"] !== "") readClientCa(s["client-ca"]);
   parseBool(s.http2, "--http2 (WEBHOOK_ENABLE_HTTP2)");
   parseDurationMs(s["drain-timeout"], "--drain-timeout (DRAIN_TIMEOUT)");
   parseDurationMs(s["request-timeout"], "--request-timeout (REQUEST_TIMEOUT)");
+  parseDurationMs(s["headers-timeout"], "--headers-timeout (HEADERS_TIMEOUT)");
+  parseDurationMs(s["keep-alive-timeout"], "--keep-alive-timeout (KEEP_ALIVE_TIMEOUT)");
+  parseCount(s["max-connections"], "--max-connections (WEBHOOK_MAX_CONNECTIONS)");
   if (!(LOG_LEVELS as readonly string[]).includes(s["log-level"])) throw new Error(`--log-level (LOG_LEVEL) must be one of ${LOG_LEVELS.join(", ")}, got "${s["log-level"]}"`);
   parseDurationMs(s["config-watchdog"], "--config-watchdog (CONFIG_WATCHDOG)");
   parseGenerationalKinds(s.generational);
@@ -35,6 +61,7 @@ export function checkSettings(s: ServeSettings): void {
   chooseTlsSource(s);
   reconcileWebhooks(s);
   parseBool(s["disable-ha"], "--disable-ha (DISABLE_HA)");
+  parseBool(s["impact-warnings"], "--impact-warnings (DUCKBILL_IMPACT_WARNINGS)");
   parseDurationMs(s["dry-run-timeout"], "--dry-run-timeout (PODSPEC_DRYRUN_TIMEOUT)");
 }
 
@@ -171,6 +198,9 @@ export async function startWebhook(s: ServeSettings, deps: AdmissionDeps, opts: 
   logger.info({ source: store.current().source, tls: tlsSource, reconcileWebhooks: reconcile }, "configuration and certificate sources");
   const generational = parseGenerationalKinds(s.generational);
 
+  const impactWarnings = parseBool(s["impact-warnings"], "--impact-warnings");
+  if (impactWarnings && access === undefined) logger.warn("--impact-warnings needs a cluster (--kubeconfig or in-cluster credentials); no impact warnings");
+
   // In a cluster: the Secret's certificate (followed by every replica), the reconcilers, the dry-run client.
   const live: { server?: WebhookServer } = {};
   let latestTls: { key: string; cert: string } | undefined;
@@ -189,6 +219,7 @@ export async function startWebhook(s: ServeSettings, deps: AdmissionDeps, opts: 
           dryRunTimeoutMs: parseDurationMs(s["dry-run-timeout"], "--dry-run-timeout"),
           kinds: deps.kinds.all(),
           generational,
+          impactWarnings,
           logger,
           registry: metrics.registry,
           onTlsMaterial: (m) => {
@@ -203,15 +234,24 @@ export async function startWebhook(s: ServeSettings, deps: AdmissionDeps, opts: 
     ...(cluster !== undefined ? { podDryRun: cluster.podDryRun } : {}),
   };
   const server = createWebhookServer({
-    tls: { key: latestTls?.key ?? tls.key, cert: latestTls?.cert ?? tls.cert, minVersion: parseTlsMinVersion(s["tls-min-version"]) },
+    tls: {
+      key: latestTls?.key ?? tls.key,
+      cert: latestTls?.cert ?? tls.cert,
+      minVersion: parseTlsMinVersion(s["tls-min-version"]),
+      ...(s["client-ca"] === "" ? {} : { clientCa: readClientCa(s["client-ca"]) }),
+    },
     deps: admissionDeps,
     config: () => store.current(),
+    ...(cluster?.gatedUsage !== undefined ? { gatedUsage: cluster.gatedUsage } : {}),
     notReadyReason: () => store.notReadyReason() ?? cluster?.notReadyReason(),
     logger,
     metrics,
     http2: parseBool(s.http2, "--http2"),
     drainQuietPeriodMs: parseDurationMs(s["drain-timeout"], "--drain-timeout"),
     requestTimeoutMs: parseDurationMs(s["request-timeout"], "--request-timeout"),
+    headersTimeoutMs: parseDurationMs(s["headers-timeout"], "--headers-timeout"),
+    keepAliveTimeoutMs: parseDurationMs(s["keep-alive-timeout"], "--keep-alive-timeout"),
+    maxConnections: parseCount(s["max-connections"], "--max-connections"),
   });
   live.server = server;
   const { port } = await server.listen(parsePort(s.port, "--port", true), s.host);
@@ -223,6 +263,8 @@ export async function startWebhook(s: ServeSettings, deps: AdmissionDeps, opts: 
     metricsPort = typeof addr === "object" && addr !== null ? addr.port : metricsPortWanted;
   }
   logger.info({ port, host: s.host, metricsPort, tlsMinVersion: s["tls-min-version"] }, opts.servingMessage ?? "duckbill webhook serving");
+  // Lines are buffered (server/logging.ts): whoever waits for the ready line sees it now.
+  logger.flush();
   const closeMetrics = (): Promise<void> => new Promise((r) => (metricsServer === undefined ? r() : metricsServer.close(() => r())));
   return {
     server,

@@ -9,6 +9,8 @@ import cluster, { type Worker } from "node:cluster";
 import type { Server } from "node:http";
 import { availableParallelism } from "node:os";
 import type { Logger } from "pino";
+// A static import: the bundle (scripts/bundle.mjs) keeps CommonJS packages' named exports only for those.
+import { AggregatorRegistry, type Registry } from "prom-client";
 import { listenMetrics } from "../server/metrics-listener.js";
 import { parsePort, type ServeSettings } from "./options.js";
 
@@ -37,8 +39,13 @@ export function reportServing(port: number): void {
 
 const RESTART_DELAY_MS = 1000;
 
+/** In a worker: answers the primary's metrics requests with `registry` (the listener comes with the constructor). */
+export function serveWorkerMetrics(registry: Registry): void {
+  new AggregatorRegistry();
+  AggregatorRegistry.setRegistries([registry]);
+}
+
 async function startAggregatedMetrics(port: number, host: string, logger: Logger): Promise<Server> {
-  const { AggregatorRegistry } = await import("prom-client");
   const aggregator = new AggregatorRegistry();
   return listenMetrics({ contentType: aggregator.contentType, metrics: () => aggregator.clusterMetrics() }, port, host, logger);
 }

@@ -17,8 +17,13 @@ export interface DuckType<T> {
   populate(): T;
 }
 
-// Union types spell Go's "null is accepted for every type"; strict mode catches typos in the schemas.
-const ajv = new Ajv({ allowUnionTypes: true, strict: true, allErrors: false });
+/**
+ * Union types spell Go's "null is accepted for every type"; strict mode catches typos in the schemas.
+ * `validateSchema: false`: checking a schema against the JSON Schema meta-schema first compiles the meta-schema,
+ * 70 ms of a 450 ms startup; the duck schemas are fixed, and duck-type.test.ts checks them against it instead.
+ */
+export const DUCK_AJV_OPTIONS = { allowUnionTypes: true, strict: true, allErrors: false } as const;
+const ajv = new Ajv({ ...DUCK_AJV_OPTIONS, validateSchema: false });
 
 export function defineDuck<T>(name: string, schema: DuckSchema, populate: () => T): DuckType<T> {
   return { name, schema, check: ajv.compile<T>(schema), populate };

@@ -61,7 +61,7 @@ function expectSameAsCompare(before: object, after: object): void {
 
 describe("diffJson is fast-json-patch's compare without the copies", () => {
   it("on random pairs of documents", () => {
-    fc.assert(fc.property(root, root, (a, b) => expectSameAsCompare(a, b)), { numRuns: 2000 });
+    fc.assert(fc.property(root, root, (a, b) => expectSameAsCompare(a, b)), { numRuns: 2000, seed: 20_261_125 });
   });
 
   it("on documents and their variants", () => {
@@ -70,7 +70,7 @@ describe("diffJson is fast-json-patch's compare without the copies", () => {
         expectSameAsCompare(doc, variant(doc, edits) as object);
         expectSameAsCompare(variant(doc, edits) as object, doc);
       }),
-      { numRuns: 2000 },
+      { numRuns: 2000, seed: 20_261_126 },
     );
   });
 

@@ -6,6 +6,7 @@
  * resourceVersion they were computed from, so a conflicting writer costs a re-read, never a lost update.
  * The Secret must pre-exist (Knative's installer creates it empty); readiness and the log say so when it does not.
  */
+import { isIP } from "node:net";
 import { CoreV1Api, type KubeConfig, type V1Secret } from "@kubernetes/client-node";
 import type { Logger } from "pino";
 import { Counter, Gauge, type Registry } from "prom-client";
@@ -22,6 +23,15 @@ export type { TlsMaterialUpdate } from "./cert-secret.js";
 
 export const DEFAULT_SECRET_NAME = "webhook-certs";
 /** Knative's Lease for its certificates controller (spec §1.12). */
+/** Knative's names for the Service, plus `extraHost` (an IP SAN when it is an address, else a DNS SAN). */
+export function certificateNames(o: Pick<CertControllerOptions, "serviceName" | "namespace" | "clusterDomain" | "extraHost">): CertificateNames {
+  const dnsNames = knativeDnsNames(o.serviceName, o.namespace, o.clusterDomain);
+  const host = o.extraHost?.replace(/^\[(.*)\]$/, "$1");
+  if (host === undefined || host === "") return { commonName: knativeCommonName(o.serviceName, o.namespace), dnsNames };
+  if (isIP(host) !== 0) return { commonName: knativeCommonName(o.serviceName, o.namespace), dnsNames, ips: [host] };
+  return { commonName: knativeCommonName(o.serviceName, o.namespace), dnsNames: dnsNames.includes(host) ? dnsNames : [...dnsNames, host] };
+}
+
 export const CERTIFICATES_LEASE_NAME = knativeLeaseName("webhook", "WebhookCertificates");
 
 export interface CertControllerOptions extends Partial<LeaseTiming>, Partial<RotationPolicy> {
@@ -33,6 +43,11 @@ export interface CertControllerOptions extends Partial<LeaseTiming>, Partial<Rot
   /** WEBHOOK_NAME: the Service the certificates are for. */
   readonly serviceName: string;
   readonly clusterDomain: string;
+  /**
+   * A host the API server calls besides the Service (`--webhook-url`'s): a DNS name or IP address the serving
+   * certificate must name too, or the API server cannot verify it.
+   */
+  readonly extraHost?: string;
   /** Default `webhook.webhookcertificates.00-of-01`. */
   readonly leaseName?: string;
   /** Default `<host>_<uuid>`. */
@@ -120,7 +135,7 @@ class SecretCertController implements CertController {
     this.what = `Secret ${opts.namespace}/${this.secretName}`;
     const problems = rotationPolicyProblems(this.policy);
     if (problems.length > 0) throw new Error(`certificate durations for ${this.what}: ${problems.join("; ")}`);
-    this.names = { commonName: knativeCommonName(opts.serviceName, opts.namespace), dnsNames: knativeDnsNames(opts.serviceName, opts.namespace, opts.clusterDomain) };
+    this.names = certificateNames(opts);
     this.now = opts.now ?? Date.now;
     this.log = opts.logger.child({ secret: `${opts.namespace}/${this.secretName}` });
     this.api = opts.kubeConfig.makeApiClient(CoreV1Api);

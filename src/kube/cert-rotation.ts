@@ -42,6 +42,8 @@ export const DEFAULT_ROTATION_POLICY: RotationPolicy = {
 export interface CertificateNames {
   readonly commonName: string;
   readonly dnsNames: readonly string[];
+  /** IP SANs (`--webhook-url https://<ip>:<port>`); Knative's own certificates have none. */
+  readonly ips?: readonly string[];
 }
 
 export type CertAction = "filled" | "renewed" | "published-ca" | "switched-ca" | "dropped-ca";
@@ -103,7 +105,7 @@ function newest(cas: readonly CaEntry[]): CaEntry | undefined {
 }
 
 function namesMissing(serving: ServingEntry, names: CertificateNames): string[] {
-  return names.dnsNames.filter((n) => !serving.dnsNames.includes(n));
+  return [...names.dnsNames.filter((n) => !serving.dnsNames.includes(n)), ...(names.ips ?? []).filter((ip) => !serving.ips.includes(ip))];
 }
 
 /**

@@ -35,6 +35,7 @@ export interface ServingEntry {
   readonly notBefore: number;
   readonly notAfter: number;
   readonly dnsNames: readonly string[];
+  readonly ips: readonly string[];
   /** The CA of the bundle that signed it, if any. */
   readonly issuer: CaEntry | undefined;
   /** Whether `key` is the private key of `cert`. */
@@ -142,6 +143,7 @@ function readServing(data: Readonly<Record<string, string | undefined>>, cas: re
     notBefore: d.notBefore.getTime(),
     notAfter: d.notAfter.getTime(),
     dnsNames: d.dnsNames,
+    ips: d.ips,
     issuer,
     keyMatches: x509.checkPrivateKey(key),
   };

@@ -44,7 +44,7 @@ let x509Module: Promise<X509Module> | undefined;
 
 /** Loaded on first use: the X.509 stack costs a few hundred ms to import and most processes never issue. */
 function x509(): Promise<X509Module> {
-  x509Module ??= import("@peculiar/x509");
+  x509Module ??= import("./x509-lib.js").then((m) => m.x509);
   return x509Module;
 }
 

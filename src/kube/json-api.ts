@@ -40,6 +40,37 @@ export class KubeApiError extends Error {
 
 export type WatchEvent = { readonly type: string; readonly object: Record<string, unknown> };
 
+/**
+ * A watch stream line that is not a watch event (truncated or garbled by something on the way). The stream ends
+ * there, as client-go's StreamWatcher ends it: skipping the line would lose the event for good once a later event
+ * or bookmark moved the resourceVersion past it.
+ */
+export class UndecodableWatchEvent extends Error {
+  constructor(message: string) {
+    super(`unable to decode an event from the watch stream: ${message}`);
+    this.name = "UndecodableWatchEvent";
+  }
+}
+
+function excerpt(line: string): string {
+  return line.length > 120 ? `${line.slice(0, 120)}…` : line;
+}
+
+/** One line of a watch stream as an event, or UndecodableWatchEvent. */
+function decodeWatchEvent(line: string): WatchEvent {
+  let e: unknown;
+  try {
+    e = JSON.parse(line);
+  } catch (err) {
+    throw new UndecodableWatchEvent(`${(err as Error).message}: ${excerpt(line)}`);
+  }
+  const ev = e as { type?: unknown; object?: unknown } | null;
+  if (typeof ev !== "object" || ev === null || typeof ev.type !== "string" || typeof ev.object !== "object" || ev.object === null || Array.isArray(ev.object)) {
+    throw new UndecodableWatchEvent(`not a watch event: ${excerpt(line)}`);
+  }
+  return ev as WatchEvent;
+}
+
 export interface KubeApi {
   /** The API server URL of the current context. */
   readonly server: string;
@@ -47,8 +78,8 @@ export interface KubeApi {
   request(req: KubeRequest): Promise<unknown>;
   /**
    * A watch stream (`?watch=true` is added); calls onEvent for every event line (returning false ends the
-   * stream). Resolves when the stream ends, rejects on transport errors or a non-2xx answer; aborting the signal
-   * ends it quietly.
+   * stream). Resolves when the stream ends, rejects on transport errors, a non-2xx answer or a line that is not a
+   * watch event (UndecodableWatchEvent); aborting the signal ends it quietly.
    * `idleTimeoutMs` drops a stream on which nothing arrived for that long (a silently dead connection).
    */
   watch(path: string, query: Readonly<Record<string, string>>, onEvent: (e: WatchEvent) => boolean | void, signal: AbortSignal, idleTimeoutMs: number): Promise<void>;
@@ -207,10 +238,19 @@ export function createKubeApi(kubeConfig: KubeConfig, opts: { throttle?: Request
         headers,
         agent: agentFor(options),
         auth: options.auth,
-        signal,
       };
       const res = await new Promise<IncomingMessage>((resolve, reject) => {
+        signal?.throwIfAborted();
         const req = (secure ? httpsRequest : httpRequest)(requestOptions, resolve);
+        // Not http.request's `signal`: it destroys the request with an error, which can reach a keep-alive socket
+        // that a response ending at that moment has handed back to the agent, where nothing listens (an uncaught
+        // exception). Destroyed without an error, the response still fails and a watch ends.
+        const onAbort = (): void => {
+          req.destroy();
+          reject(signal?.reason as Error);
+        };
+        signal?.addEventListener("abort", onAbort, { once: true });
+        req.once("close", () => signal?.removeEventListener("abort", onAbort));
         req.on("error", reject);
         req.end(body);
       });
@@ -263,15 +303,22 @@ export function createKubeApi(kubeConfig: KubeConfig, opts: { throttle?: Request
           while (nl >= 0) {
             const line = pending.slice(0, nl).trim();
             pending = pending.slice(nl + 1);
-            if (line !== "" && onEvent(JSON.parse(line) as WatchEvent) === false) {
+            if (line !== "" && onEvent(decodeWatchEvent(line)) === false) {
               res.destroy();
               return;
             }
             nl = pending.indexOf("\n");
           }
         }
+        // A last line without its newline: delivered if whole, undecodable if cut short.
+        const rest = pending.trim();
+        if (rest !== "") onEvent(decodeWatchEvent(rest));
       } catch (err) {
         if (signal.aborted) return;
+        if (err instanceof UndecodableWatchEvent) {
+          res.destroy();
+          throw err;
+        }
         throw transportError("GET", url, err, signal);
       } finally {
         clearTimeout(idle);

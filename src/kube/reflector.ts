@@ -1,15 +1,18 @@
 /**
  * client-go's reflector for one resource collection, over @kubernetes/client-node: list for a complete view and a
- * resourceVersion, watch from there with bookmarks, list again on 410 Gone or when a watchdog finds the stream
- * silent, reconnect with backoff. Shared by the config store's ConfigMap source and the certificate Secret watch.
+ * resourceVersion, watch from there with bookmarks (json-api.ts), list again on 410 Gone, on an event that does not
+ * decode or when a watchdog finds the stream silent, reconnect with backoff. Shared by the config store's ConfigMap
+ * source and the certificate Secret watch.
  */
-import { Watch, type KubeConfig } from "@kubernetes/client-node";
+import type { KubeConfig } from "@kubernetes/client-node";
 import { Backoff, DEFAULT_BACKOFF, type BackoffPolicy } from "../config/sources/backoff.js";
 import { StallWatchdog } from "../config/sources/watchdog.js";
 import { describeApiError, statusCodeOf } from "./api-request.js";
 import { abortableDelay, type RequestThrottle } from "./client.js";
+import { createKubeApi, KubeApiError, UndecodableWatchEvent, type KubeApi } from "./json-api.js";
 
-export type StreamEndReason = "closed" | "error" | "gone" | "stalled";
+/** undecodable: the stream sent something that is not a watch event (an event may be lost: list again). */
+export type StreamEndReason = "closed" | "error" | "gone" | "stalled" | "undecodable";
 
 export interface StreamEnd {
   readonly reason: StreamEndReason;
@@ -48,13 +51,14 @@ const HEALTHY_STREAM_MS = 1000;
 
 export class Reflector<T> {
   private readonly stopping = new AbortController();
-  private readonly watch: Watch;
+  /** Watch streams (json-api.ts: unlike client-node's Watch, it reports a line that does not decode). */
+  private readonly api: KubeApi;
   private readonly watchTimeoutSeconds: () => number;
   private resourceVersion = "";
   private loop: Promise<void> | undefined;
 
   constructor(private readonly opts: ReflectorOptions<T>) {
-    this.watch = new Watch(opts.kubeConfig);
+    this.api = createKubeApi(opts.kubeConfig);
     const ms = opts.watchdogMs;
     this.watchTimeoutSeconds = opts.watchTimeoutSeconds ?? (() => Math.max(1, Math.floor((ms / 1000) * (0.5 + Math.random() * 0.25))));
   }
@@ -68,6 +72,7 @@ export class Reflector<T> {
   async close(): Promise<void> {
     this.stopping.abort(new Error("watch closed"));
     await this.loop;
+    this.api.close();
   }
 
   private get signal(): AbortSignal {
@@ -89,7 +94,7 @@ export class Reflector<T> {
         if (this.signal.aborted) break;
         const healthy = end.events > 0 || Date.now() - started >= HEALTHY_STREAM_MS;
         if (healthy) backoff.reset();
-        if (end.reason === "gone" || end.reason === "stalled") relist = true;
+        if (end.reason === "gone" || end.reason === "stalled" || end.reason === "undecodable") relist = true;
         const delay = healthy && (end.reason === "closed" || end.reason === "gone") ? 0 : backoff.next();
         this.opts.onStreamEnd?.(end, delay, this.resourceVersion);
         if (delay > 0) await abortableDelay(delay, this.signal);
@@ -115,13 +120,13 @@ export class Reflector<T> {
     return new Promise<StreamEnd>((resolve) => {
       let settled = false;
       let events = 0;
-      let controller: AbortController | undefined;
+      const controller = new AbortController();
       const finish = (reason: StreamEndReason, detail: string): void => {
         if (settled) return;
         settled = true;
         watchdog.stop();
         this.signal.removeEventListener("abort", onStop);
-        controller?.abort();
+        controller.abort();
         resolve({ reason, detail, events });
       };
       const onStop = (): void => finish("closed", "watch closed");
@@ -135,26 +140,22 @@ export class Reflector<T> {
       };
       const onDone = (err: unknown): void => {
         if (err === null || err === undefined) finish("closed", "the server ended the stream");
-        else if (statusCodeOf(err) === 410) finish("gone", describeApiError(err));
+        else if (err instanceof UndecodableWatchEvent) finish("undecodable", err.message);
+        else if (statusCodeOf(err) === 410 || (err instanceof KubeApiError && err.status === 410)) finish("gone", describeApiError(err));
         else finish("error", describeApiError(err));
       };
       (this.opts.throttle?.acquire(this.signal) ?? Promise.resolve())
         .then(() => {
           if (settled) return undefined;
           watchdog.start();
-          const query: Record<string, string | number | boolean> = { resourceVersion: this.resourceVersion, allowWatchBookmarks: true, timeoutSeconds: this.watchTimeoutSeconds() };
+          const query: Record<string, string> = { resourceVersion: this.resourceVersion, allowWatchBookmarks: "true", timeoutSeconds: String(this.watchTimeoutSeconds()) };
           if (this.opts.fieldSelector !== undefined) query.fieldSelector = this.opts.fieldSelector;
-          return this.watch.watch(this.opts.path, query, onEvent, onDone);
+          // The watchdog, not the client's idle timer, decides when a silent stream is stalled.
+          return this.api.watch(this.opts.path, query, (e) => onEvent(e.type, e.object), controller.signal, 2 * this.opts.watchdogMs);
         })
         .then(
-          (c) => {
-            // client-node hands the controller over only once the response headers arrived; a stream abandoned
-            // before that (watchdog, close) is aborted now.
-            controller = c;
-            if (settled) c?.abort();
-            else watchdog.touch();
-          },
-          (err: unknown) => finish("error", describeApiError(err)),
+          () => onDone(null),
+          (err: unknown) => onDone(err),
         );
     });
   }

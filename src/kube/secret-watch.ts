@@ -58,7 +58,7 @@ export class SecretWatch {
       onStreamEnd: (end, retryInMs) => {
         const log = { ...fields, reason: end.reason, detail: end.detail, retryInMs };
         if (end.reason === "closed" || end.reason === "gone") logger.debug(log, "Secret watch ended; watching again");
-        else logger.warn(log, "Secret watch failed; watching again");
+        else logger.warn(log, end.reason === "error" ? "Secret watch failed; watching again" : "Secret watch failed; listing again");
       },
       throttle: opts.throttle,
       backoff: opts.backoff,

@@ -1,9 +1,10 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { Http2ServerRequest, Http2ServerResponse } from "node:http2";
+import { constants as http2Constants, type Http2ServerRequest, type Http2ServerResponse } from "node:http2";
 import type { Logger } from "pino";
-import type { AdmissionDeps } from "../admission/deps.js";
+import type { AdmissionDeps, RequestEnv } from "../admission/deps.js";
 import { answerReview, bodyTooLargeRejection, isAdmissionPath, JSON_CONTENT_TYPE, MAX_BODY_BYTES, type AdmissionPath, type HttpAnswer } from "../admission/http.js";
 import type { ConfigSnapshot } from "../config/snapshot.js";
+import type { GatedUsageView } from "../serving/gated-usage.js";
 import type { Drainer } from "./drain.js";
 import type { WebhookMetrics } from "./metrics.js";
 
@@ -16,6 +17,13 @@ export interface FastPathOptions {
   readonly logger: Logger;
   readonly metrics?: WebhookMetrics;
   readonly drainer: Drainer;
+  /**
+   * `--request-timeout` for HTTP/2 bodies: Node applies the server's request timeout to HTTP/1 only, so an
+   * HTTP/2 stream whose body trickles forever would otherwise stay open (0: no limit).
+   */
+  readonly http2RequestTimeoutMs?: number;
+  /** `--impact-warnings`: the usage index handed to every request's env (absent: no impact warnings). */
+  readonly gatedUsage?: GatedUsageView;
 }
 
 /**
@@ -58,7 +66,22 @@ export class AdmissionFastPath {
       chunks.push(c);
     };
     req.on("data", onData);
+    const limitMs = this.o.http2RequestTimeoutMs ?? 0;
+    const timer =
+      limitMs > 0 && req.httpVersionMajor === 2
+        ? setTimeout(() => {
+            if (done) return;
+            done = true;
+            this.o.metrics?.observeRejection(path, 408);
+            const stream = (res as Http2ServerResponse).stream;
+            const body = "request timeout: the body did not arrive within --request-timeout\n";
+            (res as Http2ServerResponse).writeHead(408, { "content-type": "text/plain; charset=utf-8", "content-length": Buffer.byteLength(body) });
+            // Then RST_STREAM(NO_ERROR): the client is told to stop sending the body (RFC 9113 §8.1).
+            (res as Http2ServerResponse).end(body, () => stream.close(http2Constants.NGHTTP2_NO_ERROR));
+          }, limitMs)
+        : undefined;
     req.on("end", () => {
+      if (timer !== undefined) clearTimeout(timer);
       if (done) return;
       done = true;
       const body = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size);
@@ -66,6 +89,7 @@ export class AdmissionFastPath {
     });
     // A client that goes away mid-body gets no answer; nothing is left behind.
     req.on("error", () => {
+      if (timer !== undefined) clearTimeout(timer);
       done = true;
     });
     res.on("error", () => undefined);
@@ -77,7 +101,8 @@ export class AdmissionFastPath {
     const { deps, logger, metrics } = this.o;
     let answer: HttpAnswer;
     try {
-      answer = await answerReview(path, body, deps, { config: this.o.config() });
+      const env: RequestEnv = { config: this.o.config(), gatedUsage: this.o.gatedUsage };
+      answer = await answerReview(path, body, deps, env);
     } catch (err) {
       this.internalError(err, path, res);
       return;

@@ -1,23 +1,16 @@
 import { createServer as createHttpsServer } from "node:https";
-import { createSecureServer } from "node:http2";
-import type { IncomingMessage, ServerResponse } from "node:http";
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
+import { createSecureServer, type Http2Session } from "node:http2";
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { Logger } from "pino";
-import {
-  ADMISSION_PATHS,
-  bodyTooLargeRejection,
-  contentTypeRejection,
-  isAdmissionPath,
-  MAX_BODY_BYTES,
-  unknownPathRejection,
-  type HttpAnswer,
-} from "../admission/http.js";
 import type { AdmissionDeps } from "../admission/deps.js";
 import type { ConfigSnapshot } from "../config/snapshot.js";
+import type { GatedUsageView } from "../serving/gated-usage.js";
 import { AdmissionFastPath } from "./admission-fast-path.js";
 import { Drainer } from "./drain.js";
+import type { FallbackApp } from "./fallback-app.js";
 import type { WebhookMetrics } from "./metrics.js";
-import { rotatedContextOptions, serverTlsOptions, type TlsOptions } from "./tls-policy.js";
+import { isAdmissionPath } from "../admission/http.js";
+import { CLIENT_CERT_REQUIRED, clientRefusal, rotatedContextOptions, serverTlsOptions, type TlsOptions } from "./tls-policy.js";
 
 export type { TlsOptions } from "./tls-policy.js";
 
@@ -26,6 +19,8 @@ export interface WebhookServerOptions {
   deps: AdmissionDeps;
   /** The configuration snapshot in effect now; read once per request. */
   config: () => ConfigSnapshot;
+  /** `--impact-warnings` (cluster mode): Services and Configurations using gated fields, for /config-validation. */
+  gatedUsage?: GatedUsageView;
   logger: Logger;
   metrics?: WebhookMetrics;
   /** Quiet period before closing after SIGTERM (Knative: 45 s). */
@@ -36,7 +31,7 @@ export interface WebhookServerOptions {
   notReadyReason?: () => string | undefined;
   /** Bound on how long one request (headers and body) may take to arrive (default 30 s). */
   requestTimeoutMs?: number;
-  /** Bound on how long the request headers may take to arrive (default 10 s, at most requestTimeoutMs). */
+  /** Bound on the TLS handshake and on how long the request headers may take to arrive (default 10 s, at most requestTimeoutMs). */
   headersTimeoutMs?: number;
   /** How long an idle keep-alive connection stays open (default 75 s). */
   keepAliveTimeoutMs?: number;
@@ -45,7 +40,6 @@ export interface WebhookServerOptions {
 }
 
 export interface WebhookServer {
-  readonly app: FastifyInstance;
   readonly drainer: Drainer;
   /** Replaces the serving certificate for new handshakes without dropping connections. */
   setTls(tls: Pick<TlsOptions, "key" | "cert">): void;
@@ -53,130 +47,130 @@ export interface WebhookServer {
   /** Fails probes at once, waits for the quiet period, then closes (in-flight requests finish). */
   drainAndClose(): Promise<void>;
   close(): Promise<void>;
+  /** Connections open now (accepted sockets, whether or not their TLS handshake finished). */
+  connections(): Promise<number>;
 }
 
-const START = Symbol("duckbill.start");
-type TimedRequest = FastifyRequest & { [START]?: bigint };
+const TEXT = "text/plain; charset=utf-8";
 
-function pathOf(url: string): string {
-  const q = url.indexOf("?");
-  const raw = q === -1 ? url : url.slice(0, q);
-  if (!raw.includes("%")) return raw;
-  try {
-    return decodeURIComponent(raw);
-  } catch {
-    return raw;
-  }
+/** Kubelet's probes and Knative's network probe: answered without a client certificate under --client-ca. */
+function isProbe(req: IncomingMessage): boolean {
+  const ua = req.headers["user-agent"];
+  return (typeof ua === "string" && ua.startsWith("kube-probe/")) || req.headers["k-network-probe"] === "probe";
 }
 
-function send(reply: FastifyReply, a: HttpAnswer): FastifyReply {
-  return reply.code(a.status).type(a.contentType).send(a.body);
-}
-
-/** The HTTPS admission server (spec §1.2, §1.10): probes, Content-Type, body limit, mux, drain. */
+/**
+ * The HTTPS admission server (spec §1.2, §1.10): probes, Content-Type, body limit, mux, drain. A plain Node
+ * server whose listener hands AdmissionReviews to the fast path and everything else to a Fastify instance
+ * (fallback-app.ts), which is built in the background once the server listens: the webhook answers admission
+ * requests from its first moment, and a probe or odd request that arrives before Fastify is ready waits for it.
+ */
 export function createWebhookServer(opts: WebhookServerOptions): WebhookServer {
   const { deps, logger, metrics } = opts;
   const drainer = new Drainer(opts.drainQuietPeriodMs);
   const requestTimeout = opts.requestTimeoutMs ?? 30_000;
   const headersTimeout = Math.min(opts.headersTimeoutMs ?? 10_000, requestTimeout === 0 ? Infinity : requestTimeout);
   const keepAliveTimeout = opts.keepAliveTimeoutMs ?? 75_000;
-  const fastPath = new AdmissionFastPath({ deps, config: opts.config, logger, metrics, drainer });
-  const tlsOptions = serverTlsOptions(opts.tls);
-  // Fastify owns the server's life cycle and everything but plain admission requests, which the fast path answers
-  // before Fastify's routing (docs/adr/0007).
-  const serverFactory = (handler: (req: IncomingMessage, res: ServerResponse) => void) => {
-    const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
-      if (!fastPath.tryHandle(req, res)) handler(req, res);
-    };
-    const server = opts.http2 === true ? createSecureServer({ ...tlsOptions, allowHTTP1: true }, onRequest as never) : createHttpsServer(tlsOptions, onRequest);
-    const s = server as unknown as { requestTimeout?: number; headersTimeout?: number; keepAliveTimeout?: number; maxConnections?: number };
-    s.requestTimeout = requestTimeout;
-    s.headersTimeout = headersTimeout;
-    s.keepAliveTimeout = keepAliveTimeout;
-    if ((opts.maxConnections ?? 0) > 0) s.maxConnections = opts.maxConnections;
-    return server as unknown as import("node:http").Server;
+  const fastPath = new AdmissionFastPath({
+    deps,
+    config: opts.config,
+    logger,
+    metrics,
+    drainer,
+    gatedUsage: opts.gatedUsage,
+    http2RequestTimeoutMs: opts.http2 === true ? requestTimeout : 0,
+  });
+  // As Go's server (tlsHandshakeTimeout): the headers timeout bounds the TLS handshake too (Node's default: 120 s).
+  const tlsOptions = { ...serverTlsOptions(opts.tls), ...(headersTimeout > 0 ? { handshakeTimeout: headersTimeout } : {}) };
+
+  let fallback: FallbackApp | undefined;
+  let fallbackLoading: Promise<FallbackApp> | undefined;
+  const loadFallback = (): Promise<FallbackApp> =>
+    (fallbackLoading ??= import("./fallback-app.js")
+      .then(({ buildFallbackApp }) => buildFallbackApp({ server: server as unknown as Server, fastPath, drainer, logger, metrics, notReadyReason: opts.notReadyReason }))
+      .then((f) => (fallback = f)));
+
+  const clientAuth = opts.tls.clientCa !== undefined && opts.tls.clientCa !== "";
+  const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
+    if (clientAuth && !isProbe(req) && clientRefusal(req.socket)) {
+      const path = (req.url ?? "").split("?")[0] ?? "";
+      metrics?.observeRejection(isAdmissionPath(path) ? path : "other", 403);
+      req.resume();
+      res.writeHead(403, { "content-type": TEXT }).end(CLIENT_CERT_REQUIRED);
+      return;
+    }
+    if (fastPath.tryHandle(req, res)) return;
+    if (fallback !== undefined) return fallback.handle(req, res);
+    loadFallback().then(
+      (f) => f.handle(req, res),
+      (err: unknown) => {
+        logger.error({ err }, "could not start the HTTP router");
+        if (!res.headersSent) res.writeHead(500, { "content-type": TEXT }).end("internal error\n");
+      },
+    );
   };
-  const app = Fastify({ serverFactory, bodyLimit: MAX_BODY_BYTES, requestTimeout, keepAliveTimeout }) as unknown as FastifyInstance;
+  const server = opts.http2 === true ? createSecureServer({ ...tlsOptions, allowHTTP1: true }, onRequest as never) : createHttpsServer(tlsOptions, onRequest);
+  const s = server as unknown as { requestTimeout?: number; headersTimeout?: number; keepAliveTimeout?: number; maxConnections?: number; connectionsCheckingInterval?: number };
+  s.requestTimeout = requestTimeout;
+  s.headersTimeout = headersTimeout;
+  s.keepAliveTimeout = keepAliveTimeout;
+  // Node enforces both timeouts by sweeping the open requests every connectionsCheckingInterval (default 30 s,
+  // which a slow client gets on top of the timeout); sweep at a tenth of the shorter one, 50 ms to 1 s. Read at
+  // 'listening', so setting it here works for the HTTPS and the HTTP/2 (allowHTTP1) server alike.
+  const shortest = Math.min(...[requestTimeout, headersTimeout].filter((t) => t > 0));
+  s.connectionsCheckingInterval = Math.max(50, Math.min(1000, Math.floor(shortest / 10)));
+  if ((opts.maxConnections ?? 0) > 0) s.maxConnections = opts.maxConnections;
+  // HTTP/2 sessions, to end them on close (an HTTP/1 server closes its idle connections itself).
+  const sessions = new Set<Http2Session>();
+  if (opts.http2 === true) {
+    server.on("session", (session: Http2Session) => {
+      sessions.add(session);
+      session.once("close", () => sessions.delete(session));
+      // Node gives HTTP/2 sessions no idle timeout (an idle one would stay open forever): the keep-alive one, then GOAWAY.
+      if (keepAliveTimeout > 0) session.setTimeout(keepAliveTimeout, () => session.close());
+    });
+  }
 
-  app.removeAllContentTypeParsers();
-  app.addContentTypeParser("*", { parseAs: "buffer", bodyLimit: MAX_BODY_BYTES }, (_req, body, done) => done(null, body));
-
-  // Probes and envelope checks run before the body is read (Knative's handler chain order, spec §1.2).
-  app.addHook("onRequest", (request: TimedRequest, reply, done) => {
-    request[START] = process.hrtime.bigint();
-    const ua = request.headers["user-agent"];
-    if (typeof ua === "string" && ua.startsWith("kube-probe/")) {
-      if (drainer.isDraining) return void send(reply, { status: 503, contentType: "text/plain; charset=utf-8", body: "shutting down\n" });
-      const reason = opts.notReadyReason?.();
-      if (reason !== undefined) return void send(reply, { status: 503, contentType: "text/plain; charset=utf-8", body: `${reason}\n` });
-      return void reply.code(200).send();
-    }
-    if (request.headers["k-network-probe"] === "probe") {
-      if (drainer.isDraining) return void send(reply, { status: 503, contentType: "text/plain; charset=utf-8", body: "shutting down\n" });
-      const hash = request.headers["k-network-hash"];
-      if (typeof hash !== "string" || hash === "") {
-        return void send(reply, { status: 400, contentType: "text/plain; charset=utf-8", body: 'a probe request must contain a non-empty "K-Network-Hash" header\n' });
-      }
-      return void reply.code(200).header("K-Network-Hash", hash).send();
-    }
-    drainer.touch();
-    const path = pathOf(request.url);
-    const rejected = contentTypeRejection(request.headers["content-type"]) ?? (isAdmissionPath(path) ? undefined : unknownPathRejection(path));
-    if (rejected !== undefined) {
-      metrics?.observeRejection(isAdmissionPath(path) ? path : "other", rejected.status);
-      return void send(reply, rejected);
-    }
-    done();
-  });
-
-  app.setErrorHandler((err: Error & { code?: string; statusCode?: number }, request, reply) => {
-    const path = pathOf(request.url);
-    let answer: HttpAnswer;
-    if (err.code === "FST_ERR_CTP_BODY_TOO_LARGE") answer = bodyTooLargeRejection();
-    else if (err.statusCode !== undefined && err.statusCode >= 400 && err.statusCode < 500) {
-      answer = { status: 400, contentType: "text/plain; charset=utf-8", body: `could not decode body:${err.message}\n` };
-    } else {
-      logger.error({ err, path }, "internal error while answering a request");
-      answer = { status: 500, contentType: "text/plain; charset=utf-8", body: "internal error\n" };
-    }
-    metrics?.observeRejection(isAdmissionPath(path) ? path : "other", answer.status);
-    void send(reply, answer);
-  });
-
-  // Reached only by admission requests the fast path did not claim (e.g. a percent-encoded path, which Go's mux
-  // decodes too): the body is read by Fastify, the answer written by the same code.
-  const handler = async (request: TimedRequest, reply: FastifyReply): Promise<FastifyReply> => {
-    const path = pathOf(request.url);
-    if (!isAdmissionPath(path)) return send(reply, unknownPathRejection(path));
-    const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-    reply.hijack();
-    await fastPath.respond(path, body, reply.raw, request[START] ?? process.hrtime.bigint());
-    return reply;
-  };
-  // Go's mux matches any method; the body decides.
-  for (const url of ADMISSION_PATHS) app.route({ method: ["POST", "PUT", "PATCH", "GET", "DELETE"], url, handler });
-  app.setNotFoundHandler((request, reply) => {
-    void send(reply, unknownPathRejection(pathOf(request.url)));
-  });
+  let closing: Promise<void> | undefined;
+  const close = (): Promise<void> =>
+    (closing ??= (async () => {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      // Keep-alive connections without a request in flight end now; busy ones after their answer.
+      (server as { closeIdleConnections?: () => void }).closeIdleConnections?.();
+      for (const session of sessions) session.close();
+      await closed;
+      const f = fallback ?? (fallbackLoading === undefined ? undefined : await fallbackLoading.catch(() => undefined));
+      await f?.app.close();
+    })());
 
   return {
-    app,
     drainer,
     setTls(tls) {
-      (app.server as unknown as { setSecureContext(o: object): void }).setSecureContext(rotatedContextOptions(opts.tls, tls));
+      (server as unknown as { setSecureContext(o: object): void }).setSecureContext(rotatedContextOptions(opts.tls, tls));
     },
     async listen(port, host) {
-      await app.listen({ port, host });
-      const addr = app.server.address();
+      await new Promise<void>((resolve, reject) => {
+        server.once("error", reject);
+        server.listen(port, host, () => {
+          server.off("error", reject);
+          resolve();
+        });
+      });
+      // Probes come within seconds: have the router ready for them, after the listening socket.
+      setImmediate(() => void loadFallback().catch((err: unknown) => logger.error({ err }, "could not start the HTTP router")));
+      const addr = server.address();
       return { port: typeof addr === "object" && addr !== null ? addr.port : port };
     },
     async drainAndClose() {
       await drainer.drain();
-      await app.close();
+      await close();
     },
     async close() {
       drainer.cancel();
-      await app.close();
+      await close();
+    },
+    connections() {
+      return new Promise((resolve, reject) => server.getConnections((err, n) => (err ? reject(err) : resolve(n))));
     },
   };
 }

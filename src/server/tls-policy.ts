@@ -5,7 +5,11 @@ export interface TlsOptions {
   cert: string;
   /** `TLSv1.3` by default (Knative's WEBHOOK_TLS_MIN_VERSION default). */
   minVersion: "TLSv1.2" | "TLSv1.3";
-  /** PEM bundle of CAs whose client certificates are accepted; when set, clients must present one. */
+  /**
+   * PEM bundle of CAs whose client certificates are accepted (`--client-ca`). When set, every client is asked for
+   * a certificate; the handshake completes without one, and the server answers everything but probes with 403
+   * (see clientRefusal), so kubelet's HTTPS probes keep working.
+   */
   clientCa?: string;
 }
 
@@ -15,7 +19,8 @@ export function serverTlsOptions(tls: TlsOptions): NodeTlsOptions {
   if (tls.clientCa !== undefined && tls.clientCa !== "") {
     o.ca = tls.clientCa;
     o.requestCert = true;
-    o.rejectUnauthorized = true;
+    // Verified, not enforced, at the handshake: the request decides (probes are answered without a certificate).
+    o.rejectUnauthorized = false;
   }
   return o;
 }
@@ -23,4 +28,12 @@ export function serverTlsOptions(tls: TlsOptions): NodeTlsOptions {
 /** The options for `setSecureContext` when the serving certificate rotates (same policy, new key pair). */
 export function rotatedContextOptions(tls: TlsOptions, next: Pick<TlsOptions, "key" | "cert">): SecureContextOptions {
   return serverTlsOptions({ ...tls, key: next.key, cert: next.cert });
+}
+
+/** The body of the 403 a request gets without a client certificate signed by a `--client-ca` CA. */
+export const CLIENT_CERT_REQUIRED = "a client certificate signed by a CA of --client-ca is required (the API server's, from its admission configuration)\n";
+
+/** Whether a request on this socket must be refused under `--client-ca`: no verified client certificate. */
+export function clientRefusal(socket: unknown): boolean {
+  return (socket as { authorized?: boolean } | null)?.authorized !== true;
 }

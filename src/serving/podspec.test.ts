@@ -7,7 +7,7 @@ import { DEFAULT_DEFAULTS, parseDefaultsConfig } from "../config/defaults.js";
 import { DEFAULT_FEATURES, parseFeaturesConfig } from "../config/features.js";
 import type { DefaultsConfig, FeaturesConfig, Flag } from "../config/types.js";
 import { VECTORS_DIR } from "../../test/conformance/paths.js";
-import { validateRevisionSpecWith, type RevisionSpecConfig } from "./podspec.js";
+import { MAX_CONTAINERS, validateRevisionSpecWith, type RevisionSpecConfig } from "./podspec.js";
 
 // ---------------------------------------------------------------------------------------------
 // Configuration fixtures: Knative 1.17's defaults from the real parsers, with per-test overrides.
@@ -243,6 +243,29 @@ describe("containers: count, ports and names", () => {
       message: "",
     },
   ]);
+});
+
+describe("containers: at most MAX_CONTAINERS per list (Duckbill's bound on Knative's quadratic duplicate-name answer)", () => {
+  const named = (prefix: string, n: number, extra: Record<string, unknown> = {}) =>
+    Array.from({ length: n }, (_, i) => ({ name: `${prefix}${i}`, image: "busybox", securityContext: RESTRICTED, ...extra }));
+  const withPort = (list: Record<string, unknown>[]) => [{ ...list[0], ports: [{ containerPort: 8080 }] }, ...list.slice(1)];
+  it("validates a pod spec with exactly MAX_CONTAINERS containers as Knative does", () => {
+    const got = validateTemplateSpec({ containers: withPort(named("c", MAX_CONTAINERS)) });
+    expect(got).toEqual({ message: "", warnings: [] });
+  });
+  it("denies one more container, or init container, at once and with nothing else", () => {
+    expect(validateTemplateSpec({ containers: withPort(named("c", MAX_CONTAINERS + 1)), affinity: {} }).message).toBe(
+      `validation failed: must have at most ${MAX_CONTAINERS} items, found ${MAX_CONTAINERS + 1}: ${P}.containers`,
+    );
+    const got = validateTemplateSpec(
+      { containers: Array.from({ length: 300_000 }, () => ({})), initContainers: named("i", 1000) },
+      admission(features({ podSpecInitContainers: "Enabled" })),
+    );
+    expect(got.message).toBe(
+      `validation failed: must have at most ${MAX_CONTAINERS} items, found 1000: ${P}.initContainers\n` +
+        `must have at most ${MAX_CONTAINERS} items, found 300000: ${P}.containers`,
+    );
+  });
 });
 
 describe("init containers", () => {

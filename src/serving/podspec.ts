@@ -110,14 +110,44 @@ function podSpecMask(features: FeaturesConfig): FieldMask {
   return mask;
 }
 
+/**
+ * The most containers (and, separately, init containers) a pod spec may list. Not a Knative rule: Knative has no
+ * limit, but its duplicate-name quirk (validateContainers) re-prefixes every error found so far, so its answer
+ * grows with the square of the containers and its time with the cube (1,000 unnamed containers: a 16 MB message
+ * after many seconds, past the API server's webhook timeout). No real pod comes near this; over it, Duckbill
+ * answers at once (SECURITY.md, "Bounded work").
+ */
+export const MAX_CONTAINERS = 256;
+
+/**
+ * Whether `podSpec` (raw JSON) lists more containers or init containers than MAX_CONTAINERS: such an object is
+ * rejected by validation whatever else it holds, so defaulting leaves it alone (admission/defaulting.ts).
+ */
+export function exceedsContainerBound(podSpec: unknown): boolean {
+  if (typeof podSpec !== "object" || podSpec === null) return false;
+  const { containers, initContainers } = podSpec as { containers?: unknown; initContainers?: unknown };
+  return (Array.isArray(containers) && containers.length > MAX_CONTAINERS) || (Array.isArray(initContainers) && initContainers.length > MAX_CONTAINERS);
+}
+
+function tooManyContainers(containers: readonly unknown[], initContainers: readonly unknown[]): FieldError | undefined {
+  let errs: FieldError | undefined;
+  for (const [field, list] of [["containers", containers], ["initContainers", initContainers]] as const) {
+    if (list.length > MAX_CONTAINERS) errs = also(errs, errGeneric(`must have at most ${MAX_CONTAINERS} items, found ${list.length}`, field));
+  }
+  return errs;
+}
+
 /** ValidatePodSpec (spec §3.5.1–§3.5.8). */
 export function validatePodSpec(ps: JsonObject, features: FeaturesConfig): FieldError | undefined {
+  const containers = arrayField(ps, "containers");
+  const initContainers = arrayField(ps, "initContainers");
+  const tooMany = tooManyContainers(containers, initContainers);
+  if (tooMany !== undefined) return tooMany;
+
   let errs = checkDisallowedFields(ps, podSpecMask(features));
   const psc = objectField(ps, "securityContext");
   errs = also(errs, viaField(validatePodSecurityContext(psc, features), "securityContext"));
 
-  const containers = arrayField(ps, "containers");
-  const initContainers = arrayField(ps, "initContainers");
   for (let i = 0; i < containers.length; i++) {
     const sc = objectField(asStruct(containers[i]), "securityContext");
     errs = also(errs, viaFieldIndex(viaField(warnDefaultContainerSecurityContext(psc, sc), "securityContext"), "containers", i));

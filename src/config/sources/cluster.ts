@@ -79,6 +79,7 @@ export class ClusterConfigMapSource {
         if (end.reason === "closed") logger.debug(fields, "ConfigMap watch ended; watching again");
         else if (end.reason === "gone") logger.info(fields, "ConfigMap watch expired; listing again");
         else if (end.reason === "stalled") logger.warn(fields, "ConfigMap watch stalled; listing again");
+        else if (end.reason === "undecodable") logger.warn(fields, "ConfigMap watch sent an event that does not decode; listing again");
         else logger.warn(fields, "ConfigMap watch failed; watching again");
       },
       throttle: opts.throttle,

@@ -4,7 +4,7 @@
  */
 import { Counter, Gauge, type Registry } from "prom-client";
 
-export type WatchRestartReason = "closed" | "error" | "gone" | "stalled";
+export type WatchRestartReason = "closed" | "error" | "gone" | "stalled" | "undecodable";
 
 export class ConfigMetrics {
   private readonly invalid: Counter<"configmap">;
@@ -43,7 +43,7 @@ export class ConfigMetrics {
     });
     this.restarts = new Counter({
       name: "duckbill_config_watch_restarts_total",
-      help: "Watch streams restarted, by reason: closed (server ended it), error, gone (410: re-list), stalled (watchdog: re-list).",
+      help: "Watch streams restarted, by reason: closed (server ended it), error, gone (410: re-list), stalled (watchdog: re-list), undecodable (an event that does not decode: re-list).",
       labelNames: ["reason"],
       registers: [registry],
     });

@@ -1,0 +1,85 @@
+import { execFileSync, spawn } from "node:child_process";
+import { constants, existsSync, mkdtempSync, openSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { PassThrough } from "node:stream";
+import { join, resolve } from "node:path";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { pino } from "pino";
+import { createLogger, droppedLogLines } from "./logging.js";
+import { within } from "../../test/support/timing.js";
+
+function capture(): { stream: PassThrough; lines: () => Record<string, unknown>[] } {
+  const stream = new PassThrough();
+  let text = "";
+  stream.on("data", (c: Buffer) => (text += c.toString()));
+  return { stream, lines: () => text.trim().split("\n").filter((l) => l !== "").map((l) => JSON.parse(l) as Record<string, unknown>) };
+}
+
+describe("createLogger", () => {
+  afterEach(() => vi.useRealTimers());
+
+  it("writes the level as a label and the time as ISO 8601, formatted anew each millisecond", async () => {
+    vi.useFakeTimers({ now: Date.parse("2026-11-22T10:00:00.123Z"), toFake: ["Date"] });
+    const out = capture();
+    const logger = createLogger("info", out.stream);
+    logger.info({ uid: "a" }, "first");
+    logger.info("second");
+    vi.setSystemTime(Date.parse("2026-11-22T10:00:00.124Z"));
+    logger.info("third");
+    logger.debug("below the level");
+    await new Promise((r) => setImmediate(r));
+    expect(out.lines().map((l) => [l.msg, l.level, l.time, l.component])).toEqual([
+      ["first", "info", "2026-11-22T10:00:00.123Z", "duckbill"],
+      ["second", "info", "2026-11-22T10:00:00.123Z", "duckbill"],
+      ["third", "info", "2026-11-22T10:00:00.124Z", "duckbill"],
+    ]);
+  });
+
+  it("on stdout, a buffered line reaches the reader within the flush interval while the process keeps running", async () => {
+    // The compiled module (`npm test` builds first): a plain node child cannot load TypeScript on Node 20.
+    const module = resolve(import.meta.dirname, "../../dist/server/logging.js");
+    if (!existsSync(module)) throw new Error("dist/ is missing: run npm run build");
+    // The child logs one short line (far below the buffer size) and stays alive for 10 s. The wait is measured from
+    // the line's own timestamp, so the child's start-up (slow on a loaded machine) does not count.
+    const script = `const { createLogger } = await import(${JSON.stringify(module)}); createLogger("info").info("hello"); setTimeout(() => {}, 10000);`;
+    const child = spawn(process.execPath, ["--input-type=module", "-e", script], { stdio: ["ignore", "pipe", "inherit"] });
+    try {
+      const [line, arrived] = await new Promise<[string, number]>((done, reject) => {
+        child.stdout.once("data", (c: Buffer) => done([c.toString(), Date.now()]));
+        child.once("exit", (code) => reject(new Error(`child exited with ${code} before logging`)));
+      });
+      const parsed = JSON.parse(line) as { msg: string; level: string; time: string };
+      expect(parsed).toMatchObject({ msg: "hello", level: "info" });
+      // The flush interval is 250 ms; without it the line would wait for 4 KiB more or for the exit, 10 s later.
+      expect(arrived - Date.parse(parsed.time)).toBeLessThan(within(2000));
+      expect(child.exitCode).toBeNull();
+    } finally {
+      child.kill("SIGKILL");
+    }
+  });
+});
+
+describe("createLogger's stdout destination", () => {
+  it("drops and counts lines once the backlog limit waits for a stdout that does not keep up, instead of holding them", async () => {
+    // A FIFO opened read-write and non-blocking: writes fill its 64 KiB and then meet EAGAIN, as a stalled log
+    // consumer would; nothing ever reads it. The limit is 1 MiB here (16 MiB in production) to keep the work small.
+    const dir = mkdtempSync(join(tmpdir(), "duckbill-log-"));
+    const fifo = join(dir, "stdout");
+    execFileSync("mkfifo", [fifo]);
+    const fd = openSync(fifo, constants.O_RDWR | constants.O_NONBLOCK);
+    const logger = createLogger("info", undefined, { fd, maxBufferedBytes: 1024 * 1024 });
+    try {
+      const before = droppedLogLines();
+      const line = { uid: "x".repeat(4000) };
+      for (let i = 0; i < 600; i++) logger.info(line, "admission"); // ≈ 2.44 MB of lines, ≈ 4.06 kB each
+      const dropped = droppedLogLines() - before;
+      // ≈ 2.44 MB offered, 1 MiB held, the pipe took 64 KiB: the rest (≈ 330 lines) is dropped, not buffered.
+      expect(dropped).toBeGreaterThan(250);
+      expect(dropped).toBeLessThan(420);
+    } finally {
+      // The destination closes the fd itself (and stops its pending writes).
+      (logger as unknown as Record<symbol, { destroy(): void }>)[pino.symbols.streamSym]?.destroy();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
