@@ -12,6 +12,7 @@ import type { ConfigStore, ConfigStoreOptions } from "../../src/config/store.js"
 import { CONFIGMAPS, configMap, FakeApiServer, type FakeApiServerOptions } from "../support/fake-apiserver.js";
 import { serviceReview } from "../support/webhook.js";
 import { closeAll, eventually, testStore, type TestStore } from "./store-harness.js";
+import { within } from "../support/timing.js";
 
 const NS = "knative-serving";
 const AFFINITY_DENIED = "validation failed: must not set the field(s): spec.template.spec.affinity";
@@ -82,11 +83,11 @@ describe("configuration store, cluster mode", () => {
 
     const changedAt = Date.now();
     api.apply(CONFIGMAPS, configMap(NS, "config-features", { "kubernetes.podspec-affinity": "enabled" }));
-    await eventually(async () => (await decide(store)).allowed, "the affinity Service to be allowed", 1000);
-    expect(Date.now() - changedAt).toBeLessThan(1000);
+    await eventually(async () => (await decide(store)).allowed, "the affinity Service to be allowed", within(1000));
+    expect(Date.now() - changedAt).toBeLessThan(within(1000));
 
     api.apply(CONFIGMAPS, configMap(NS, "config-features", { "kubernetes.podspec-affinity": "disabled" }));
-    await eventually(async () => !(await decide(store)).allowed, "the affinity Service to be denied again", 1000);
+    await eventually(async () => !(await decide(store)).allowed, "the affinity Service to be denied again", within(1000));
   });
 
   it("rejects an invalid update, counts and logs it, and keeps the last good value", async () => {
@@ -129,7 +130,7 @@ describe("configuration store, cluster mode", () => {
     api.apply(CONFIGMAPS, configMap(NS, "config-features", { "kubernetes.podspec-affinity": "enabled" }));
     expect(t.store.current().admission.features.podSpecAffinity).toBe("Disabled");
 
-    await eventually(() => t.store.current().admission.features.podSpecAffinity === "Enabled", "the watchdog to re-list", 2000);
+    await eventually(() => t.store.current().admission.features.podSpecAffinity === "Enabled", "the watchdog to re-list", within(2000));
     expect(api.count({ watch: false })).toBeGreaterThan(listsBefore);
     // The stalled stream was hung up, not leaked.
     await eventually(() => api.openWatches() === 1, "only the new watch to remain open");
@@ -140,13 +141,15 @@ describe("configuration store, cluster mode", () => {
   it("does not restart a quiet watch that receives bookmarks", async () => {
     await api.close();
     await start({ bookmarkIntervalMs: 50 });
-    const t = clusterStore({ watchdogMs: 500 });
+    // A watchdog period longer than a pause (test/support/timing.ts), which would otherwise look like a stall.
+    const watchdogMs = within(500);
+    const t = clusterStore({ watchdogMs });
     await t.store.start();
-    await new Promise((r) => setTimeout(r, 800));
+    await new Promise((r) => setTimeout(r, watchdogMs + 500));
     expect(await t.metric("duckbill_config_watch_restarts_total", { reason: "stalled" })).toBeUndefined();
     expect(api.count({ watch: true })).toBe(1);
     // Bookmarks confirm the values are current: the age stays well below the watchdog period.
-    expect(await t.metric("duckbill_config_age_seconds", { configmap: "config-features" })).toBeLessThan(0.4);
+    expect(await t.metric("duckbill_config_age_seconds", { configmap: "config-features" })).toBeLessThan(watchdogMs / 1000);
   });
 
   it.each([
@@ -161,7 +164,7 @@ describe("configuration store, cluster mode", () => {
     // Resumed from the last resourceVersion: no re-list was needed.
     expect(api.count({ watch: false })).toBe(1);
     api.apply(CONFIGMAPS, configMap(NS, "config-features", { "kubernetes.podspec-affinity": "enabled" }));
-    await eventually(() => t.store.current().admission.features.podSpecAffinity === "Enabled", "the update over the new watch", 1000);
+    await eventually(() => t.store.current().admission.features.podSpecAffinity === "Enabled", "the update over the new watch", within(1000));
     expect(await t.metric("duckbill_config_watch_restarts_total", { reason: abrupt ? "error" : "closed" })).toBe(1);
   });
 
@@ -179,7 +182,7 @@ describe("configuration store, cluster mode", () => {
     api.apply(CONFIGMAPS, configMap(NS, "config-features", { "kubernetes.podspec-affinity": "enabled" }));
     api.compact();
     api.dropWatches();
-    await eventually(() => t.store.current().admission.features.podSpecAffinity === "Enabled", "a re-list after 410", 1000);
+    await eventually(() => t.store.current().admission.features.podSpecAffinity === "Enabled", "a re-list after 410", within(1000));
     expect(api.count({ watch: false })).toBe(2);
     expect(await t.metric("duckbill_config_watch_restarts_total", { reason: "gone" })).toBe(1);
   });

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { loadKubeConfig, RequestThrottle, resolveClientRateLimits, SERVICE_ACCOUNT_DIR } from "../../src/kube/client.js";
+import { within } from "../support/timing.js";
 
 function kubeconfig(server: string, name = "test"): string {
   return JSON.stringify({
@@ -89,7 +90,7 @@ describe("RequestThrottle", () => {
     const start = Date.now();
     await throttle.acquire();
     await throttle.acquire();
-    expect(Date.now() - start).toBeLessThan(20);
+    expect(Date.now() - start).toBeLessThan(within(20));
     await throttle.acquire();
     expect(Date.now() - start).toBeGreaterThanOrEqual(40);
   });

@@ -1,5 +1,5 @@
 /** Where the conformance harness finds its files: the repo's own copy, and ../shared when it is checked out. */
-import { existsSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -13,4 +13,19 @@ export const SHARED_COMPARE_PY = join(SHARED_CONFORMANCE_DIR, "compare.py");
 /** ../shared is only next to the repo in the development tree; a fresh clone elsewhere has just its own copy. */
 export function sharedAvailable(): boolean {
   return existsSync(SHARED_COMPARE_PY) && existsSync(SHARED_VECTORS_DIR);
+}
+
+let lineCache: readonly Record<string, unknown>[] | undefined;
+
+/** Every line of the repo's vector files, parsed, in file-name then line order (read once per process). */
+export function vectorLines(): readonly Record<string, unknown>[] {
+  if (lineCache !== undefined) return lineCache;
+  const out: Record<string, unknown>[] = [];
+  for (const f of readdirSync(VECTORS_DIR).filter((n) => n.endsWith(".jsonl")).sort()) {
+    for (const text of readFileSync(join(VECTORS_DIR, f), "utf8").split("\n")) {
+      if (text.trim() !== "") out.push(JSON.parse(text) as Record<string, unknown>);
+    }
+  }
+  lineCache = out;
+  return out;
 }

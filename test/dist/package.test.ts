@@ -61,7 +61,7 @@ describe("the production package", () => {
     for (const entry of ["package.json", "package-lock.json", "bin", "dist"]) await cp(join(ROOT, entry), join(dir, entry), { recursive: true });
     // Production dependencies only, from the lockfile; the npm cache first, the registry for what it lacks.
     await run(NPM, ["ci", "--omit=dev", "--prefer-offline", "--no-audit", "--no-fund"], { cwd: dir, env: childEnv(), maxBuffer: 16 * 1024 * 1024 });
-  }, 300_000);
+  }, 600_000);
 
   afterAll(async () => {
     if (dir !== undefined) await rm(dir, { recursive: true, force: true });

@@ -7,6 +7,7 @@ import { createCa, issueServingCertificate, knativeDnsNames } from "../../src/ku
 import { CERT_SECRET_KEYS, readCertSecret, servingProblem, tlsMaterialOf } from "../../src/kube/cert-secret.js";
 import { DEFAULT_ROTATION_POLICY, planRotation, rotationPolicyProblems, type CertAction, type RotationPolicy } from "../../src/kube/cert-rotation.js";
 import { describeCertificate } from "../../src/kube/certificates.js";
+import { certificateNames } from "../../src/kube/cert-controller.js";
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -98,6 +99,30 @@ describe("planRotation, one reconciliation at a time", () => {
     expect(r.actions).toEqual(["renewed"]);
     expect(r.data[caCert]).toBe(other[caCert]);
     expect(describeCertificate(r.data[serverCert] ?? "").dnsNames).toEqual(NAMES.dnsNames);
+  });
+
+  it("re-issues from the same CA when --webhook-url adds a host the certificate does not name (IP or DNS)", async () => {
+    const filled = (await reconcile({}, T0)).data;
+    for (const [extraHost, want] of [
+      ["127.0.0.1", { ips: ["127.0.0.1"], dnsNames: NAMES.dnsNames }],
+      ["[::1]", { ips: ["::1"], dnsNames: NAMES.dnsNames }],
+      ["webhook.example.test", { ips: [], dnsNames: [...NAMES.dnsNames, "webhook.example.test"] }],
+    ] as const) {
+      const names = certificateNames({ serviceName: "webhook", namespace: "knative-serving", clusterDomain: "cluster.local", extraHost });
+      const r = await planRotation(readCertSecret(filled), T0 + HOUR, P, names);
+      expect(r.steps.map((x) => x.action), extraHost).toEqual(["renewed"]);
+      const cert = describeCertificate(r.data?.[serverCert] ?? "");
+      expect({ ips: cert.ips, dnsNames: cert.dnsNames }, extraHost).toEqual(want);
+      // Named now: the next reconciliation leaves it alone.
+      const again = await planRotation(readCertSecret({ ...filled, ...r.data }), T0 + 2 * HOUR, P, names);
+      expect(again.data, extraHost).toBeUndefined();
+    }
+  });
+
+  it("names only Knative's service names without an extra host (a Service host is not repeated)", () => {
+    const base = { serviceName: "webhook", namespace: "knative-serving", clusterDomain: "cluster.local" };
+    expect(certificateNames(base)).toEqual(NAMES);
+    expect(certificateNames({ ...base, extraHost: "webhook.knative-serving.svc" })).toEqual(NAMES);
   });
 
   it("renews an expired serving certificate from its still valid CA rather than starting over", async () => {

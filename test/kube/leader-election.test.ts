@@ -7,13 +7,18 @@ import { pino } from "pino";
 import { createLeaderElector, knativeLeaseName, leaseTimingProblems, type LeaderElector, type LeaderElectorOptions } from "../../src/kube/leader-election.js";
 import { FakeApiServer, LEASES } from "../support/fake-apiserver.js";
 import { eventually } from "../config/store-harness.js";
+import { within } from "../support/timing.js";
 
-/** Millisecond leases and live TLS under a shared 2-core CI machine: a run starved of CPU may retry (not a logic check). */
+/** Live HTTP under a shared 2-core CI machine: a run starved of CPU may retry (not a logic check). */
 const TIMING_SENSITIVE = { retry: 2 } as const;
 
 const NS = "knative-serving";
 const LEASE = "webhook.webhookcertificates.00-of-01";
-const FAST = { leaseDurationMs: 600, renewDeadlineMs: 400, retryPeriodMs: 50 };
+/**
+ * Short leases, but longer than the pauses a throttled machine takes (test/support/timing.ts): the whole process,
+ * API server included, stops during one, and a lease shorter than the pause would expire under its holder.
+ */
+const FAST = { leaseDurationMs: 4000, renewDeadlineMs: 2500, retryPeriodMs: 200 };
 
 interface Candidate {
   readonly elector: LeaderElector;
@@ -66,7 +71,7 @@ describe("createLeaderElector", TIMING_SENSITIVE, () => {
     a.elector.start();
     await eventually(() => a.elector.isLeader(), "leadership");
     const lease = api.get(LEASES, LEASE, NS);
-    expect(lease?.spec).toMatchObject({ holderIdentity: "a", leaseDurationSeconds: 1, leaseTransitions: 0 });
+    expect(lease?.spec).toMatchObject({ holderIdentity: "a", leaseDurationSeconds: 4, leaseTransitions: 0 });
     const firstRenew = (lease?.spec as { renewTime: string }).renewTime;
     expect(firstRenew).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/);
     await eventually(() => (api.get(LEASES, LEASE, NS)?.spec as { renewTime: string }).renewTime !== firstRenew, "a renewal");
@@ -101,8 +106,8 @@ describe("createLeaderElector", TIMING_SENSITIVE, () => {
     expect(a.events).toEqual(["started", "stopped"]);
     expect(a.signal?.aborted).toBe(true);
     await eventually(() => b.elector.isLeader(), "b leads");
-    // Well under the 1 s lease: b did not wait for expiry.
-    expect(Date.now() - t0).toBeLessThan(500);
+    // Well under the 4 s lease: b did not wait for expiry.
+    expect(Date.now() - t0).toBeLessThan(within(500));
     expect(api.get(LEASES, LEASE, NS)?.spec).toMatchObject({ holderIdentity: "b", leaseTransitions: 1 });
   });
 
@@ -116,9 +121,9 @@ describe("createLeaderElector", TIMING_SENSITIVE, () => {
     await a.elector.close();
     const t0 = Date.now();
     expect(b.elector.isLeader()).toBe(false);
-    await eventually(() => b.elector.isLeader(), "b leads", 3000);
-    // The Lease says 1 s: b waited that long after it last saw a renewal.
-    expect(Date.now() - t0).toBeGreaterThanOrEqual(500);
+    await eventually(() => b.elector.isLeader(), "b leads", within(FAST.leaseDurationMs + 1000));
+    // The Lease says 4 s: b waited that long after it last saw a renewal (at most two jittered retry periods ago).
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(FAST.leaseDurationMs - 1000);
   });
 
   it("steps down within the renew deadline when renewals fail", async () => {
@@ -127,15 +132,17 @@ describe("createLeaderElector", TIMING_SENSITIVE, () => {
     await eventually(() => a.elector.isLeader(), "a leads");
     api.failNext(1_000_000, 500, { plural: "leases" });
     const t0 = Date.now();
-    await eventually(() => !a.elector.isLeader(), "a steps down", 2000);
+    await eventually(() => !a.elector.isLeader(), "a steps down", within(FAST.renewDeadlineMs + 1000));
     const took = Date.now() - t0;
-    expect(took).toBeLessThanOrEqual(FAST.renewDeadlineMs + FAST.retryPeriodMs + 150);
+    expect(took).toBeLessThanOrEqual(within(FAST.renewDeadlineMs + FAST.retryPeriodMs + 150));
+    // Not before the deadline: failed renewals are retried until then.
+    expect(took).toBeGreaterThanOrEqual(FAST.renewDeadlineMs - FAST.retryPeriodMs - 100);
     expect(a.signal?.aborted).toBe(true);
     expect(a.events).toEqual(["started", "stopped"]);
   });
 
   it("does not take a Lease another holder keeps renewing", async () => {
-    api.create(LEASES, { metadata: { name: LEASE, namespace: NS }, spec: { holderIdentity: "other", leaseDurationSeconds: 1, leaseTransitions: 3 } });
+    api.create(LEASES, { metadata: { name: LEASE, namespace: NS }, spec: { holderIdentity: "other", leaseDurationSeconds: 3, leaseTransitions: 3 } });
     const renewing = setInterval(() => {
       const lease = api.get(LEASES, LEASE, NS);
       if (lease !== undefined) api.replace(LEASES, { ...lease, spec: { ...(lease.spec as object), renewTime: new Date().toISOString() } });
@@ -143,7 +150,8 @@ describe("createLeaderElector", TIMING_SENSITIVE, () => {
     try {
       const a = candidate("a");
       a.elector.start();
-      await new Promise((r) => setTimeout(r, 1500));
+      // Longer than the 3 s lease: only the renewals keep a from taking it.
+      await new Promise((r) => setTimeout(r, 4000));
       expect(a.elector.isLeader()).toBe(false);
       expect(a.elector.observedLeader()).toBe("other");
     } finally {
@@ -154,7 +162,7 @@ describe("createLeaderElector", TIMING_SENSITIVE, () => {
   it("refuses timings client-go refuses", () => {
     expect(leaseTimingProblems({ leaseDurationMs: 40_000, renewDeadlineMs: 40_000, retryPeriodMs: 10_000 })).toEqual(["leaseDuration must be greater than renewDeadline"]);
     expect(leaseTimingProblems({ leaseDurationMs: 60_000, renewDeadlineMs: 12_000, retryPeriodMs: 10_000 })).toEqual(["renewDeadline must be greater than retryPeriod*JitterFactor(1.2)"]);
-    expect(() => candidate("a", { renewDeadlineMs: 700 })).toThrow("lease knative-serving/webhook.webhookcertificates.00-of-01: leaseDuration must be greater than renewDeadline");
+    expect(() => candidate("a", { renewDeadlineMs: FAST.leaseDurationMs })).toThrow("lease knative-serving/webhook.webhookcertificates.00-of-01: leaseDuration must be greater than renewDeadline");
   });
 });
 

@@ -1,7 +1,5 @@
 /** The conformance vectors sent to /defaulting with a JSON body: the seeds the property tests start from. */
-import { readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
-import { VECTORS_DIR } from "../conformance/paths.js";
+import { vectorLines } from "../conformance/paths.js";
 
 export interface DefaultingLine {
   readonly name: string;
@@ -14,14 +12,11 @@ let cached: DefaultingLine[] | undefined;
 export function defaultingVectorLines(): readonly DefaultingLine[] {
   if (cached !== undefined) return cached;
   const out: DefaultingLine[] = [];
-  for (const f of readdirSync(VECTORS_DIR).filter((n) => n.endsWith(".jsonl")).sort()) {
-    for (const text of readFileSync(join(VECTORS_DIR, f), "utf8").split("\n")) {
-      if (text.trim() === "") continue;
-      const line = JSON.parse(text) as { name: string; path: string; contentType?: string; review?: DefaultingLine["review"] };
-      if (line.path !== "/defaulting" || line.contentType !== undefined) continue;
-      if (typeof line.review?.request !== "object" || line.review.request === null) continue;
-      out.push(line as DefaultingLine);
-    }
+  for (const raw of vectorLines()) {
+    const line = raw as { name: string; path: string; contentType?: string; review?: DefaultingLine["review"] };
+    if (line.path !== "/defaulting" || line.contentType !== undefined) continue;
+    if (typeof line.review?.request !== "object" || line.review.request === null) continue;
+    out.push(line as DefaultingLine);
   }
   cached = out;
   return out;

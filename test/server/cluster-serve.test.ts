@@ -59,7 +59,7 @@ describe("duckbill serve in a cluster", () => {
     await writeFile(kubeconfig, api.kubeconfigYaml());
     const settings = { ...resolveSettings({}, {}), port: "0", host: "127.0.0.1", "metrics-port": "0", kubeconfig, "disable-ha": "true" };
     running = await startWebhook(settings, defaultDeps(), { logger: pino({ level: "silent" }) });
-  }, 30_000);
+  });
 
   afterAll(async () => {
     await running?.close();

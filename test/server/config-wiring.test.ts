@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { httpsCall, serviceReview, startTestWebhook, type TestWebhook } from "../support/webhook.js";
+import { within } from "../support/timing.js";
 
 /** A defaulted-enough Service that sets `affinity`, which config-features gates (kubernetes.podspec-affinity). */
 function affinityReview(uid: string): Record<string, unknown> {
@@ -21,7 +22,7 @@ async function decision(wh: TestWebhook, uid: string): Promise<{ allowed: boolea
   return { allowed: response.allowed, message: response.status?.message };
 }
 
-async function eventually(check: () => Promise<boolean>, ms = 3000): Promise<void> {
+async function eventually(check: () => Promise<boolean>, ms = within(3000)): Promise<void> {
   const deadline = performance.now() + ms;
   while (!(await check())) {
     if (performance.now() > deadline) throw new Error("condition not met in time");

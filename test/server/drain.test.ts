@@ -1,11 +1,15 @@
 import { describe, expect, it } from "vitest";
+import { PAUSE_MS } from "../support/timing.js";
 import { httpsCall, serviceReview, startTestWebhook } from "../support/webhook.js";
+
+/** The drain's quiet period: longer than a pause (test/support/timing.ts), which would otherwise end the drain between two requests. */
+const QUIET_MS = PAUSE_MS + 500;
 
 const probe = { method: "GET", path: "/", headers: { "User-Agent": "kube-probe/1.31" } };
 
 describe("SIGTERM drain", () => {
   it("fails probes at once, keeps answering admission requests, then closes after the quiet period", async () => {
-    const wh = await startTestWebhook({ "drain-timeout": "400ms" });
+    const wh = await startTestWebhook({ "drain-timeout": `${QUIET_MS}ms` });
     try {
       expect((await httpsCall(wh.port, wh.ca, probe)).status).toBe(200);
       const started = performance.now();
@@ -21,7 +25,7 @@ describe("SIGTERM drain", () => {
         expect(JSON.parse(r.body).response.uid).toBe(`drain-${i}`);
       }
       await stopped;
-      expect(performance.now() - started).toBeGreaterThanOrEqual(600 + 400 - 50);
+      expect(performance.now() - started).toBeGreaterThanOrEqual(600 + QUIET_MS - 50);
       await expect(httpsCall(wh.port, wh.ca, probe)).rejects.toThrow(/ECONNREFUSED|socket hang up|ECONNRESET/);
     } finally {
       await wh.stop().catch(() => undefined);

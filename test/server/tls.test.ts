@@ -1,7 +1,9 @@
 import { X509Certificate } from "node:crypto";
-import { readFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createCa } from "../../src/kube/certificate-issuer.js";
 import { httpsCall, serviceReview, startTestWebhook, type TestWebhook } from "../support/webhook.js";
 
 describe("HTTPS with generated certificates", () => {
@@ -63,5 +65,56 @@ describe("WEBHOOK_TLS_MIN_VERSION=1.2", () => {
 
   it("rejects versions other than 1.2 and 1.3 at startup with Knative's message", async () => {
     await expect(startTestWebhook({ "tls-min-version": "1.1" })).rejects.toThrow('invalid WEBHOOK_TLS_MIN_VERSION "1.1": unsupported TLS version "1.1": must be "1.2" or "1.3"');
+  });
+});
+
+describe("--client-ca: only clients with a certificate from those CAs are answered", () => {
+  let wh: TestWebhook;
+  let dir: string;
+  let apiServer: { cert: string; key: string };
+  let stranger: { cert: string; key: string };
+  const names = { commonName: "kube-apiserver", dnsNames: ["kube-apiserver"], notBefore: new Date(Date.now() - 60_000), notAfter: new Date(Date.now() + 86_400_000) };
+  beforeAll(async () => {
+    // A self-signed certificate with clientAuth is its own CA: the API server's identity here.
+    apiServer = await createCa(names);
+    stranger = await createCa({ ...names, commonName: "stranger" });
+    dir = await mkdtemp(join(tmpdir(), "duckbill-client-ca-"));
+    await writeFile(join(dir, "client-ca.crt"), apiServer.cert);
+    wh = await startTestWebhook({ "client-ca": join(dir, "client-ca.crt") });
+  });
+  afterAll(async () => {
+    await wh.stop();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it("answers an AdmissionReview from a client with a certificate signed by a --client-ca CA", async () => {
+    const r = await httpsCall(wh.port, wh.ca, { body: JSON.stringify(serviceReview()), tls: { cert: apiServer.cert, key: apiServer.key } });
+    expect(r.status).toBe(200);
+    expect(JSON.parse(r.body)).toHaveProperty("response.uid");
+  });
+
+  it.each([
+    ["no client certificate", undefined],
+    ["a certificate from another CA", "stranger"],
+  ] as const)("answers 403 with a reason to a client with %s", async (_what, who) => {
+    const tls = who === undefined ? {} : { cert: stranger.cert, key: stranger.key };
+    for (const path of ["/defaulting", "/resource-validation", "/config-validation", "/other"]) {
+      const r = await httpsCall(wh.port, wh.ca, { path, body: JSON.stringify(serviceReview()), tls });
+      expect(r.status, path).toBe(403);
+      expect(r.body).toBe("a client certificate signed by a CA of --client-ca is required (the API server's, from its admission configuration)\n");
+    }
+  });
+
+  it("still answers kubelet probes without a client certificate", async () => {
+    const r = await httpsCall(wh.port, wh.ca, { method: "GET", headers: { "user-agent": "kube-probe/1.30" } });
+    expect(r.status).toBe(200);
+  });
+
+  it.each([
+    ["a missing file", "/nonexistent/ca.crt", /--client-ca \(WEBHOOK_CLIENT_CA\) must be a readable file/],
+    ["a file without certificates", "tls.key", /--client-ca \(WEBHOOK_CLIENT_CA\) must hold PEM certificates/],
+  ])("refuses to start with %s", async (_what, file, message) => {
+    const path = file.startsWith("/") ? file : join(wh.certDir, file);
+    await expect(startTestWebhook({ "client-ca": path })).rejects.toThrow(message);
   });
 });

@@ -422,7 +422,7 @@ export class FakeApiServer {
     if (method === "GET" && name === undefined) {
       const selector = selectorFrom(q.get("labelSelector"), q.get("fieldSelector"));
       if (watch) this.startWatch(rt, namespace, selector, q, res);
-      else this.send(res, 200, this.listBody(rt, namespace, selector));
+      else this.send(res, 200, this.listBody(rt, namespace, selector, q));
       return;
     }
     if (method === "GET" && name !== undefined) {
@@ -501,10 +501,19 @@ export class FakeApiServer {
     return this.replace(rt, next);
   }
 
-  private listBody(rt: ResourceType, namespace: string | undefined, selector: Selector): Record<string, unknown> {
+  private listBody(rt: ResourceType, namespace: string | undefined, selector: Selector, q: URLSearchParams): Record<string, unknown> {
     // Like kube-apiserver, items carry no apiVersion/kind; the list says both.
-    const items = this.select(rt, namespace, selector).map(({ apiVersion: _a, kind: _k, ...rest }) => structuredClone(rest));
-    return { kind: `${rt.kind}List`, apiVersion: apiVersionOf(rt), metadata: { resourceVersion: String(this.rv) }, items };
+    let items = this.select(rt, namespace, selector).map(({ apiVersion: _a, kind: _k, ...rest }) => structuredClone(rest));
+    // Paging (`limit`, `continue`): the token is the index of the next item (the real one is opaque too).
+    const limit = Number(q.get("limit") ?? "0");
+    if (!(Number.isInteger(limit) && limit > 0)) return { kind: `${rt.kind}List`, apiVersion: apiVersionOf(rt), metadata: { resourceVersion: String(this.rv) }, items };
+    const token = q.get("continue") ?? "";
+    const start = token === "" ? 0 : Number(Buffer.from(token, "base64url").toString("utf8"));
+    if (!Number.isInteger(start) || start < 0) throw new ApiError(400, "BadRequest", `invalid continue token "${token}"`);
+    const more = start + limit < items.length;
+    items = items.slice(start, start + limit);
+    const metadata = { resourceVersion: String(this.rv), ...(more ? { continue: Buffer.from(String(start + limit)).toString("base64url") } : {}) };
+    return { kind: `${rt.kind}List`, apiVersion: apiVersionOf(rt), metadata, items };
   }
 
   private select(rt: ResourceType, namespace: string | undefined, selector: Selector): KubeObject[] {
