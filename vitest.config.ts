@@ -2,9 +2,9 @@ import { defineConfig } from "vitest/config";
 
 /**
  * Files whose assertions depend on the wall clock (server timeouts, leases, drains, watch watchdogs, a soak at a
- * fixed rate). They run after everything else, one file at a time, so the CPU the rest of the suite burns on a
- * 2-core runner does not count against their time bounds; test/support/timing.ts covers the pauses a throttled
- * machine takes on its own.
+ * fixed rate): the `timing` project, run by `npm run test:timing`, not by `npm test` (README "Tests" says why).
+ * They run one file at a time, so the CPU of one file does not count against another's time bounds;
+ * test/support/timing.ts covers the pauses a throttled machine takes on its own.
  */
 const TIMING = [
   "src/server/logging.test.ts",

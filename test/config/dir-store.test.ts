@@ -76,16 +76,16 @@ describe("configuration store, directory mode", () => {
     await t.store.start();
     expect(t.store.current().admission.features.podSpecAffinity).toBe("Disabled");
     await writeFile(file, JSON.stringify({ "kubernetes.podspec-affinity": "enabled" })); // in place, as `echo >` does
-    await eventually(() => t.store.current().admission.features.podSpecAffinity === "Enabled", "the edit to take effect", within(5000));
+    await eventually(() => t.store.current().admission.features.podSpecAffinity === "Enabled", "the edit to take effect", within(15_000));
     await replaceFile(file, JSON.stringify({ "kubernetes.podspec-affinity": "allowed" }));
-    await eventually(() => t.store.current().admission.features.podSpecAffinity === "Allowed", "the replacement to take effect", within(5000));
+    await eventually(() => t.store.current().admission.features.podSpecAffinity === "Allowed", "the replacement to take effect", within(15_000));
   });
 
   it("takes a file created after startup into effect", async () => {
     const t = dirStore();
     await t.store.start();
     await writeFile(join(dir, "config-defaults.yaml"), "revision-timeout-seconds: '42'\n");
-    await eventually(() => t.store.current().admission.defaults.revisionTimeoutSeconds === 42, "the new file to take effect", within(5000));
+    await eventually(() => t.store.current().admission.defaults.revisionTimeoutSeconds === 42, "the new file to take effect", within(15_000));
   });
 
   it("takes a kubelet `..data` swap of a mounted ConfigMap into effect", async () => {
@@ -95,10 +95,10 @@ describe("configuration store, directory mode", () => {
     await t.store.start();
     expect(t.store.current().admission.features.podSpecAffinity).toBe("Disabled");
     await volume.publish({ "kubernetes.podspec-affinity": "enabled" });
-    await eventually(() => t.store.current().admission.features.podSpecAffinity === "Enabled", "the first swap to take effect", within(5000));
+    await eventually(() => t.store.current().admission.features.podSpecAffinity === "Enabled", "the first swap to take effect", within(15_000));
     // The watches follow the new `..data` target: a second swap is seen too.
     await volume.publish({ "kubernetes.podspec-affinity": "allowed" });
-    await eventually(() => t.store.current().admission.features.podSpecAffinity === "Allowed", "the second swap to take effect", within(5000));
+    await eventually(() => t.store.current().admission.features.podSpecAffinity === "Allowed", "the second swap to take effect", within(15_000));
   });
 
   it("takes a swap into effect when the whole directory is a kubelet volume of manifest files", async () => {
@@ -108,7 +108,7 @@ describe("configuration store, directory mode", () => {
     await t.store.start();
     expect(t.store.current().admission.defaults.revisionTimeoutSeconds).toBe(100);
     await volume.publish({ "config-defaults.yaml": "revision-timeout-seconds: '200'\n" });
-    await eventually(() => t.store.current().admission.defaults.revisionTimeoutSeconds === 200, "the swap to take effect", within(5000));
+    await eventually(() => t.store.current().admission.defaults.revisionTimeoutSeconds === 200, "the swap to take effect", within(15_000));
   });
 
   it.each([
@@ -122,7 +122,7 @@ describe("configuration store, directory mode", () => {
     await t.store.start();
     const good = t.store.current();
     await replaceFile(file, text);
-    const logged = await eventually(() => t.lines.find((l) => l.level === "error"), "the rejection to be logged", within(5000));
+    const logged = await eventually(() => t.lines.find((l) => l.level === "error"), "the rejection to be logged", within(15_000));
     expect(String(logged.error)).toMatch(error);
     // Several polls later: still the good value, still one rejection.
     await new Promise((r) => setTimeout(r, 120));
@@ -137,7 +137,7 @@ describe("configuration store, directory mode", () => {
     const t = dirStore();
     await t.store.start();
     await unlink(file);
-    await eventually(() => t.lines.find((l) => l.msg === "config-features was deleted; its last value stays in effect"), "the deletion to be seen", within(5000));
+    await eventually(() => t.lines.find((l) => l.msg === "config-features was deleted; its last value stays in effect"), "the deletion to be seen", within(15_000));
     expect(t.store.current().admission.features.podSpecAffinity).toBe("Enabled");
   });
 
@@ -147,7 +147,7 @@ describe("configuration store, directory mode", () => {
     const t = dirStore({ fsWatch: false, pollMs: 50 });
     await t.store.start();
     await writeFile(file, "kubernetes.podspec-affinity: enabled\n");
-    await eventually(() => t.store.current().admission.features.podSpecAffinity === "Enabled", "the poll to see the edit", within(5000));
+    await eventually(() => t.store.current().admission.features.podSpecAffinity === "Enabled", "the poll to see the edit", within(15_000));
   });
 
   it("treats a ConfigMap given twice as invalid", async () => {

@@ -6,7 +6,7 @@ import { createConfigStore, type ConfigStore, type ConfigStoreOptions } from "..
 import { within } from "../support/timing.js";
 
 /** Polls `probe` until it returns something other than undefined/false, or fails after `timeoutMs`. */
-export async function eventually<T>(probe: () => T | undefined | false | Promise<T | undefined | false>, what: string, timeoutMs = within(2000)): Promise<T> {
+export async function eventually<T>(probe: () => T | undefined | false | Promise<T | undefined | false>, what: string, timeoutMs = within(15_000)): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const v = await probe();

@@ -22,7 +22,7 @@ async function decision(wh: TestWebhook, uid: string): Promise<{ allowed: boolea
   return { allowed: response.allowed, message: response.status?.message };
 }
 
-async function eventually(check: () => Promise<boolean>, ms = within(3000)): Promise<void> {
+async function eventually(check: () => Promise<boolean>, ms = within(15_000)): Promise<void> {
   const deadline = performance.now() + ms;
   while (!(await check())) {
     if (performance.now() > deadline) throw new Error("condition not met in time");
