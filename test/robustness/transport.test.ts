@@ -400,9 +400,10 @@ describe("--max-connections 20", () => {
 });
 
 /**
- * The HTTP/2 server's keep-alive outlasts its request timeout: the session timer (app.ts) does not count a
- * stream's incoming DATA as activity, so a session whose only stream trickles its body gets GOAWAY after the
- * keep-alive timeout, and the session could not serve the review this block sends after the 408.
+ * The HTTP/2 server's keep-alive outlasts its request timeout. Incoming DATA counts as session activity (measured:
+ * a body trickled for 5 s against a 1 s keep-alive got its 408, and GOAWAY came 1 s after), but a whole-process
+ * pause longer than the keep-alive would make the trickling session idle, and it could not serve the review this
+ * block sends after the 408.
  */
 const H2_KEEP_ALIVE_MS = REQUEST_MS + 1000;
 
