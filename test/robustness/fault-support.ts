@@ -1,5 +1,5 @@
 /**
- * Shared pieces of the fault-injection tests (faults.test.ts, faults-tls-drain.test.ts): a proxy in front of the
+ * Shared pieces of the fault-injection tests (faults.test.ts, faults-tls.test.ts, faults-drain.test.ts): a proxy in front of the
  * fake API server that can refuse connections or corrupt answers, a webhook started in cluster mode through it
  * (startWebhook, as `duckbill serve` does), readiness probes and affinity reviews.
  */

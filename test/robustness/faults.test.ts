@@ -2,7 +2,7 @@
  * Fault injection, configuration side: `duckbill serve` in cluster mode (startWebhook, config from the ConfigMaps,
  * certificate from the Secret) against the fake API server behind a proxy that refuses connections or corrupts
  * answers (fault-support.ts). Every test checks the admission answers and the readiness probe; logs where they
- * are the only witness. The certificate Secret and the SIGTERM drain are in faults-tls-drain.test.ts.
+ * are the only witness. The certificate Secret is in faults-tls.test.ts, the SIGTERM drain in faults-drain.test.ts.
  *
  * Proved elsewhere, not repeated here (store level, against the same fake API server):
  * - test/config/cluster-store.test.ts: an invalid update is rejected, logged, counted and the last good value kept
