@@ -108,6 +108,8 @@ export class AdmissionFastPath {
       return;
     }
     const micros = Number((process.hrtime.bigint() - started) / 1000n);
+    // The answer goes out first: the API server is waiting for it, the metric and the log line are not.
+    send(res, answer, false);
     const a = answer.admission;
     if (a !== undefined) {
       metrics?.observeAdmission(a, micros / 1e6);
@@ -133,7 +135,6 @@ export class AdmissionFastPath {
       metrics?.observeRejection(path, answer.status);
       logger.info({ path, status: answer.status, reason: answer.body.trimEnd(), latencyMicros: micros }, "rejected");
     }
-    send(res, answer, false);
   }
 
   private tooLarge(req: Req, res: Res, path: AdmissionPath): void {
