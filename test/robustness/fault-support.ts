@@ -152,6 +152,26 @@ export class FaultyProxy {
   }
 }
 
+/** A fake API server and a FaultyProxy in front of it, as the certificate and drain tests start them per test. */
+export interface FaultyCluster {
+  readonly api: FakeApiServer;
+  readonly proxy: FaultyProxy;
+}
+
+/** Starts a FaultyCluster; `emptySecret` creates the webhook-certs Secret without data, for a leader to fill. */
+export async function startFaultyCluster(opts: { emptySecret?: boolean } = {}): Promise<FaultyCluster> {
+  const api = await FakeApiServer.start({ bookmarkIntervalMs: 200 });
+  if (opts.emptySecret === true) api.create(SECRETS, { metadata: { name: "webhook-certs", namespace: NS } });
+  return { api, proxy: await FaultyProxy.start(api) };
+}
+
+/** Stops the webhook (when one was started), then the proxy and the API server. */
+export async function stopFaultyCluster(c: FaultyCluster, wh: ClusterWebhook | undefined): Promise<void> {
+  await wh?.stop();
+  await c.proxy.close();
+  await c.api.close();
+}
+
 export interface ClusterWebhook {
   readonly running: RunningWebhook;
   readonly port: number;

@@ -10,15 +10,13 @@
 import { Agent, request as httpsRequest } from "node:https";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { CERT_SECRET_KEYS } from "../../src/kube/cert-secret.js";
-import { FakeApiServer, SECRETS } from "../support/fake-apiserver.js";
+import type { FakeApiServer } from "../support/fake-apiserver.js";
 import { PAUSE_MS } from "../support/timing.js";
 import { serviceReview } from "../support/webhook.js";
-import { affinityDecision, FaultyProxy, NS, probe, SERVERNAME, secretData, startClusterWebhook, until, type ClusterWebhook } from "./fault-support.js";
+import { affinityDecision, probe, SERVERNAME, secretData, startClusterWebhook, startFaultyCluster, stopFaultyCluster, until, type ClusterWebhook, type FaultyProxy } from "./fault-support.js";
 
 /** A shared 2-core machine: a run starved of CPU may retry. */
 const TIMING_SENSITIVE = { retry: 1 } as const;
-
-const SECRET = "webhook-certs";
 
 describe("SIGTERM drain under steady admission load", TIMING_SENSITIVE, () => {
   let api: FakeApiServer;
@@ -26,15 +24,11 @@ describe("SIGTERM drain under steady admission load", TIMING_SENSITIVE, () => {
   let wh: ClusterWebhook | undefined;
 
   beforeEach(async () => {
-    api = await FakeApiServer.start({ bookmarkIntervalMs: 200 });
-    api.create(SECRETS, { metadata: { name: SECRET, namespace: NS } });
-    proxy = await FaultyProxy.start(api);
+    ({ api, proxy } = await startFaultyCluster({ emptySecret: true }));
   });
   afterEach(async () => {
-    await wh?.stop();
+    await stopFaultyCluster({ api, proxy }, wh);
     wh = undefined;
-    await proxy.close();
-    await api.close();
   });
 
   it("answers every request sent at 200 req/s over keep-alive through the drain; probes say shutting down from its start", async () => {

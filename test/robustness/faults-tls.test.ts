@@ -16,7 +16,7 @@ import { knativeCommonName, knativeDnsNames } from "../../src/kube/certificate-i
 import { CERT_SECRET_KEYS, readCertSecret } from "../../src/kube/cert-secret.js";
 import { DEFAULT_ROTATION_POLICY, planRotation } from "../../src/kube/cert-rotation.js";
 import { FakeApiServer, LEASES, SECRETS } from "../support/fake-apiserver.js";
-import { affinityDecision, FaultyProxy, NS, probe, SERVERNAME, secretData, startClusterWebhook, until, type ClusterWebhook } from "./fault-support.js";
+import { affinityDecision, NS, startFaultyCluster, stopFaultyCluster, probe, SERVERNAME, secretData, startClusterWebhook, until, type ClusterWebhook, type FaultyProxy } from "./fault-support.js";
 
 /** A shared 2-core machine: a run starved of CPU may retry (the assertions are not timing checks). */
 const TIMING_SENSITIVE = { retry: 1 } as const;
@@ -60,14 +60,11 @@ describe("certificate Secret faults while serving", TIMING_SENSITIVE, () => {
   let wh: ClusterWebhook | undefined;
 
   beforeEach(async () => {
-    api = await FakeApiServer.start({ bookmarkIntervalMs: 200 });
-    proxy = await FaultyProxy.start(api);
+    ({ api, proxy } = await startFaultyCluster());
   });
   afterEach(async () => {
-    await wh?.stop();
+    await stopFaultyCluster({ api, proxy }, wh);
     wh = undefined;
-    await proxy.close();
-    await api.close();
   });
 
   it("keeps serving the last good certificate when the Secret is deleted or corrupted (a replica that does not lead)", async () => {
