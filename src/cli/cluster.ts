@@ -13,7 +13,10 @@ import { resolveClusterDomain } from "../kube/cluster-domain.js";
 import { RequestThrottle, type ClientRateLimits } from "../kube/client.js";
 import { createPodDryRun } from "../kube/dry-run.js";
 import { createKubeApi } from "../kube/json-api.js";
+import { DEFAULT_LEADER_ELECTION } from "../config/configmaps/leader-election.js";
 import { defaultLeaseIdentity } from "../kube/leader-election.js";
+import { loadLeaderElectionConfig } from "../kube/leader-election-config.js";
+import { leaseNameFor } from "../kube/lease-buckets.js";
 import { disableNamespaceOwnershipFromEnv, knativeWebhookTargets, parseWebhookUrl, startWebhookConfigReconciliation } from "../kube/webhook-config.js";
 import type { RequestContext } from "../serving/context.js";
 import type { GatedUsageView } from "../serving/gated-usage.js";
@@ -50,11 +53,19 @@ export interface ClusterParts {
   close(): Promise<void>;
 }
 
+/** The component name Knative's Serving webhook runs under (sharedmain), the first part of its Lease names. */
+const COMPONENT = "webhook";
+
 export async function startClusterParts(o: ClusterOptions): Promise<ClusterParts> {
   const throttle = new RequestThrottle(o.rateLimits);
   const api = createKubeApi(o.kubeConfig, { throttle });
   const podDryRun = createPodDryRun({ api, timeoutMs: o.dryRunTimeoutMs, logger: o.logger });
   const identity = defaultLeaseIdentity();
+  // Knative's Serving webhook runs as component "webhook"; its reconcilers' Leases follow config-leader-election.
+  const election = o.leaderElection
+    ? await loadLeaderElectionConfig({ api, namespace: o.namespace, name: process.env.CONFIG_LEADERELECTION_NAME || undefined, logger: o.logger })
+    : DEFAULT_LEADER_ELECTION;
+  const timing = { leaseDurationMs: election.leaseDurationMs, renewDeadlineMs: election.renewDeadlineMs, retryPeriodMs: election.retryPeriodMs };
   const certs = o.certificates
     ? createCertController({
         kubeConfig: o.kubeConfig,
@@ -66,6 +77,8 @@ export async function startClusterParts(o: ClusterOptions): Promise<ClusterParts
         extraHost: o.webhookUrl === "" ? undefined : new URL(parseWebhookUrl(o.webhookUrl)).hostname,
         identity,
         leaderElection: o.leaderElection,
+        leaseName: leaseNameFor(COMPONENT, "WebhookCertificates", `${o.namespace}/${o.secretName}`, election),
+        ...timing,
         onTlsMaterial: o.onTlsMaterial,
         logger: o.logger,
         registry: o.registry,
@@ -77,11 +90,13 @@ export async function startClusterParts(o: ClusterOptions): Promise<ClusterParts
     ? await startWebhookConfigReconciliation({
         kubeConfig: o.kubeConfig,
         namespace: o.namespace,
-        targets: knativeWebhookTargets(o.kinds, generationalWebhookKinds(o.generational, o.kinds)),
+        // Cluster-scoped configurations: the key is `/<name>` (types.NamespacedName's String()).
+        targets: knativeWebhookTargets(o.kinds, generationalWebhookKinds(o.generational, o.kinds)).map((t) => ({ ...t, leaseName: leaseNameFor(COMPONENT, t.queue, `/${t.name}`, election) })),
         webhookUrl: o.webhookUrl === "" ? undefined : parseWebhookUrl(o.webhookUrl),
         namespaceOwnership: !disableNamespaceOwnershipFromEnv(),
         identity,
         leaderElection: o.leaderElection,
+        ...timing,
         throttle,
         logger: o.logger,
       })

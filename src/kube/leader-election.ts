@@ -250,8 +250,13 @@ class LeaseElector implements LeaderElector {
       return true;
     } catch (err) {
       if (stop.aborted) return false;
-      const message = statusCodeOf(err) === 409 ? "another candidate updated the Lease first" : describeApiError(err);
-      if (message !== this.lastError) this.log?.debug({ err: message }, "could not acquire or renew the lease");
+      const code = statusCodeOf(err);
+      const message = code === 409 ? "another candidate updated the Lease first" : describeApiError(err);
+      // A refusal (e.g. a Role that does not name this Lease) never fixes itself: say it where operators look.
+      if (message !== this.lastError) {
+        if (code === 403) this.log?.warn({ err: message }, "could not acquire or renew the lease");
+        else this.log?.debug({ err: message }, "could not acquire or renew the lease");
+      }
       this.lastError = message;
       return false;
     }

@@ -45,7 +45,12 @@ export interface WebhookConfigTarget {
   readonly rules: readonly WebhookRule[];
   /** Resource webhooks get the exclude requirement in `namespaceSelector`; the config webhook keeps its selectors. */
   readonly excludeSelector: boolean;
-  /** Knative's Lease for this reconciler (spec §1.12), shared with Knative's own webhook during a switch-over. */
+  /** Knative's work-queue name of this configuration's reconciler, which names its Leases (lease-buckets.ts). */
+  readonly queue: string;
+  /**
+   * Knative's Lease for this reconciler with one bucket (spec §1.12), shared with Knative's own webhook during a
+   * switch-over; cluster.ts replaces it with the bucket that config-leader-election makes the owner.
+   */
   readonly leaseName: string;
 }
 
@@ -88,6 +93,7 @@ export function knativeWebhookTargets(kinds: readonly RegisteredKind[], mutating
       path: "/defaulting",
       rules: resourceWebhookRules([...kinds, ...mutatingOnly], ["CREATE", "UPDATE"]),
       excludeSelector: true,
+      queue: "DefaultingWebhook",
       leaseName: "webhook.defaultingwebhook.00-of-01",
     },
     {
@@ -96,6 +102,7 @@ export function knativeWebhookTargets(kinds: readonly RegisteredKind[], mutating
       path: "/resource-validation",
       rules: resourceWebhookRules(kinds, ["CREATE", "UPDATE", "DELETE"]),
       excludeSelector: true,
+      queue: "ValidationWebhook",
       leaseName: "webhook.validationwebhook.00-of-01",
     },
     {
@@ -104,6 +111,7 @@ export function knativeWebhookTargets(kinds: readonly RegisteredKind[], mutating
       path: "/config-validation",
       rules: CONFIG_WEBHOOK_RULES,
       excludeSelector: false,
+      queue: "ConfigMapWebhook",
       leaseName: "webhook.configmapwebhook.00-of-01",
     },
   ];

@@ -148,7 +148,7 @@ function statusBody(code: number, reason: string, message: string): Record<strin
   return { kind: "Status", apiVersion: "v1", metadata: {}, status: "Failure", message, reason, code };
 }
 
-const REASONS: Record<number, string> = { 400: "BadRequest", 404: "NotFound", 405: "MethodNotAllowed", 409: "Conflict", 410: "Expired", 415: "UnsupportedMediaType", 500: "InternalError", 503: "ServiceUnavailable" };
+const REASONS: Record<number, string> = { 400: "BadRequest", 403: "Forbidden", 404: "NotFound", 405: "MethodNotAllowed", 409: "Conflict", 410: "Expired", 415: "UnsupportedMediaType", 500: "InternalError", 503: "ServiceUnavailable" };
 
 type Selector = (obj: KubeObject) => boolean;
 
