@@ -3,10 +3,12 @@ import { readFileSync } from "node:fs";
 import type { Server } from "node:http";
 import type { Logger } from "pino";
 import type { AdmissionDeps } from "../admission/deps.js";
+import { LOGGING_CONFIG_NAME } from "../config/configmaps/logging.js";
 import { chooseConfigStoreMode, createConfigStore, type ConfigStore } from "../config/store.js";
 import { describeCertificate, generateTlsMaterial, loadTlsMaterial, writeTlsMaterial, type TlsMaterial } from "../kube/certificates.js";
 import { generationalKeys, parseGenerationalKinds } from "../admission/generation.js";
 import type { WebhookServer } from "../server/app.js";
+import { followLogLevel } from "../server/log-level.js";
 import { createLogger, LOG_LEVELS, type LogLevel } from "../server/logging.js";
 import { listenMetrics } from "../server/metrics-listener.js";
 import { parseBool, parseCount, parseDurationMs, parsePort, parseTlsMinVersion, type ServeSettings } from "./options.js";
@@ -122,6 +124,7 @@ async function openConfigStore(s: ServeSettings, logger: Logger, registry: impor
     logger,
     registry,
     watchdogMs: parseDurationMs(s["config-watchdog"], "--config-watchdog"),
+    ...(mode === "cluster" ? { observers: new Map([[process.env.CONFIG_LOGGING_NAME || LOGGING_CONFIG_NAME, followLogLevel(logger, s["log-level"] as LogLevel)]]) } : {}),
   });
   // The cluster may take a while (retries with backoff); readiness says so meanwhile. Other sources are immediate.
   if (mode === "cluster") {

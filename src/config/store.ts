@@ -52,6 +52,11 @@ export interface ConfigStoreOptions {
   readonly fsWatch?: boolean;
   /** The ConfigMaps to track (default ADMISSION_CONFIGMAPS). */
   readonly names?: readonly string[];
+  /**
+   * Cluster mode: other ConfigMaps of the namespace to follow outside the admission snapshot and readiness
+   * (`config-logging` for the log level): called with the data of every version seen. A deletion keeps the last.
+   */
+  readonly observers?: ReadonlyMap<string, (data: ConfigData) => void>;
   /** Clock, for tests. */
   readonly now?: () => number;
 }

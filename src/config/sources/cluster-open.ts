@@ -40,5 +40,6 @@ export function openClusterSource(opts: ClusterSourceOptions): ClusterConfigMapS
     watchdogMs,
     backoff: opts.backoff ?? DEFAULT_BACKOFF,
     watchTimeoutSeconds: timeout === undefined ? undefined : () => timeout,
+    observers: opts.observers,
   });
 }

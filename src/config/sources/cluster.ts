@@ -10,6 +10,7 @@ import type { RequestThrottle } from "../../kube/client.js";
 import { Reflector } from "../../kube/reflector.js";
 import type { BackoffPolicy } from "./backoff.js";
 import type { ConfigMetrics } from "./metrics.js";
+import type { ConfigData } from "../snapshot.js";
 import type { ConfigMapSink } from "./sink.js";
 
 export interface ClusterSourceOptions {
@@ -31,6 +32,8 @@ export interface ClusterSourceOptions {
   readonly watchTimeoutSeconds?: () => number;
   /** Bound on one list request. */
   readonly listTimeoutMs?: number;
+  /** ConfigMaps outside `names` whose every present version is handed over (see ConfigStoreOptions.observers). */
+  readonly observers?: ReadonlyMap<string, (data: ConfigData) => void>;
 }
 
 /** The tracked ConfigMaps of one namespace, reported to the sink (present, changed, missing, synced, alive). */
@@ -42,6 +45,14 @@ export class ClusterConfigMapSource {
     const api = opts.kubeConfig.makeApiClient(CoreV1Api);
     const tracked: ReadonlySet<string> = new Set(opts.names);
     const report = (name: string, cm: V1ConfigMap): void => sink.observe(name, { version: cm.metadata?.resourceVersion ?? "", data: cm.data ?? {} });
+    const observers = opts.observers ?? new Map<string, (data: ConfigData) => void>();
+    const hand = (name: string, cm: V1ConfigMap): void => {
+      try {
+        observers.get(name)?.(cm.data ?? {});
+      } catch (err) {
+        logger.error({ namespace, configmap: name, err }, "a ConfigMap observer failed");
+      }
+    };
     this.reflector = new Reflector<V1ConfigMap>({
       kubeConfig: opts.kubeConfig,
       path: `/api/v1/namespaces/${encodeURIComponent(namespace)}/configmaps`,
@@ -54,6 +65,7 @@ export class ClusterConfigMapSource {
         const present = new Set<string>();
         for (const cm of items) {
           const name = cm.metadata?.name;
+          if (name !== undefined && observers.has(name)) hand(name, cm);
           if (name === undefined || !tracked.has(name)) continue;
           present.add(name);
           report(name, cm);
@@ -64,6 +76,7 @@ export class ClusterConfigMapSource {
       onEvent: (phase, cm) => {
         sink.alive();
         const name = cm.metadata?.name;
+        if (name !== undefined && observers.has(name) && (phase === "ADDED" || phase === "MODIFIED")) hand(name, cm);
         if (name === undefined || !tracked.has(name)) return;
         if (phase === "ADDED" || phase === "MODIFIED") report(name, cm);
         else if (phase === "DELETED") sink.observeMissing(name);
