@@ -3,19 +3,14 @@
  * buckets and lease prefixes reach the certificate and webhook-configuration Leases (src/cli/cluster.ts), and
  * anything unusable means Knative's defaults with an error in the log rather than a webhook that will not start.
  */
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { defaultDeps } from "../../src/cli/main.js";
-import { resolveSettings } from "../../src/cli/options.js";
-import { startWebhook, type RunningWebhook } from "../../src/cli/serve.js";
 import { DEFAULT_LEADER_ELECTION } from "../../src/config/configmaps/leader-election.js";
 import { createKubeApi, type KubeApi } from "../../src/kube/json-api.js";
 import { createLeaderElector } from "../../src/kube/leader-election.js";
 import { loadLeaderElectionConfig } from "../../src/kube/leader-election-config.js";
 import { capturedLogger, eventually } from "../config/store-harness.js";
-import { configMap, CONFIGMAPS, FakeApiServer, LEASES, SECRETS } from "../support/fake-apiserver.js";
+import { useClusterServe } from "../support/cluster-serve.js";
+import { configMap, CONFIGMAPS, FakeApiServer, LEASES } from "../support/fake-apiserver.js";
 
 const NS = "knative-serving";
 
@@ -81,31 +76,15 @@ describe("loadLeaderElectionConfig against the fake API server", () => {
 });
 
 describe("duckbill serve with a config-leader-election", () => {
-  let fake: FakeApiServer;
-  let dir: string;
-  let running: RunningWebhook | undefined;
-
-  beforeEach(async () => {
-    fake = await FakeApiServer.start({ bookmarkIntervalMs: 200 });
-    fake.create(SECRETS, { apiVersion: "v1", kind: "Secret", metadata: { name: "webhook-certs", namespace: NS } });
-    dir = await mkdtemp(join(tmpdir(), "duckbill-le-"));
-  });
-  afterEach(async () => {
-    await running?.close();
-    running = undefined;
-    await fake.close();
-    await rm(dir, { recursive: true, force: true });
-  });
+  const cluster = useClusterServe();
 
   it("holds the Leases knative/pkg would, with the configured duration", async () => {
+    const fake = cluster.fake;
     fake.create(
       CONFIGMAPS,
       configMap(NS, "config-leader-election", { "lease-duration": "15s", "renew-deadline": "10s", "retry-period": "2s", buckets: "3", "map-lease-prefix.webhook.WebhookCertificates": "custom.prefix" }),
     );
-    const kubeconfig = join(dir, "kubeconfig");
-    await writeFile(kubeconfig, fake.kubeconfigYaml());
-    const { logger } = capturedLogger();
-    running = await startWebhook({ ...resolveSettings({}, {}), port: "0", host: "127.0.0.1", "metrics-port": "0", kubeconfig }, defaultDeps(), { logger });
+    await cluster.serve(capturedLogger().logger);
     // The owners of each reconciler's key among 3 buckets, as knative/pkg's BucketSet answers (src/kube/testdata).
     const expected = ["custom.prefix.02-of-03", "webhook.configmapwebhook.01-of-03", "webhook.defaultingwebhook.00-of-03", "webhook.validationwebhook.02-of-03"];
     const leases = await eventually(() => {
