@@ -441,21 +441,31 @@ describe(`hostile transport (--http2; headers ${HEADERS_MS} ms, request ${REQUES
       const t0 = performance.now();
       stream.write('{"apiVersion":');
       const drip = setInterval(() => stream.writable && stream.write(" "), 50);
-      const answer = await new Promise<{ status: number; body: string; afterMs: number }>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`no answer to the trickled HTTP/2 body within ${LEFT_OPEN_MS} ms`)), LEFT_OPEN_MS);
+      // What happened when, for the failure message.
+      const seen: string[] = [];
+      const mark = (what: string): void => void seen.push(`${what} ${Math.round(performance.now() - t0)} ms`);
+      session.on("goaway", (code: number) => mark(`GOAWAY(${code})`));
+      stream.on("end", () => mark("end of the answer"));
+      stream.on("finish", () => mark("our side finished"));
+      const answer = await new Promise<{ status: number; body: string; afterMs: number; rstCode: number }>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no answer to the trickled HTTP/2 body within ${LEFT_OPEN_MS} ms (${seen.join(", ")})`)), LEFT_OPEN_MS);
         let status = 0;
         let body = "";
-        stream.on("response", (h) => (status = Number(h[":status"])));
+        stream.on("response", (h) => {
+          status = Number(h[":status"]);
+          mark(`response ${status}`);
+        });
         stream.setEncoding("utf8").on("data", (d: string) => (body += d));
         stream.on("close", () => {
           clearTimeout(timer);
-          resolve({ status, body, afterMs: performance.now() - t0 });
+          resolve({ status, body, afterMs: performance.now() - t0, rstCode: stream.rstCode ?? -1 });
         });
       }).finally(() => clearInterval(drip));
+      mark(`closed (RST_STREAM code ${answer.rstCode})`);
       expect(answer.status).toBe(408);
       expect(answer.body).toBe("request timeout: the body did not arrive within --request-timeout\n");
-      expect(answer.afterMs).toBeGreaterThanOrEqual(REQUEST_MS - 50);
-      expect(answer.afterMs).toBeLessThan(within(REQUEST_MS + 1000));
+      expect(answer.afterMs, seen.join(", ")).toBeGreaterThanOrEqual(REQUEST_MS - 50);
+      expect(answer.afterMs, seen.join(", ")).toBeLessThan(within(REQUEST_MS + 1000));
       // The same session still answers a normal review.
       const ok = session.request({ ":method": "POST", ":path": "/defaulting", "content-type": "application/json" });
       const status = await new Promise<number>((resolve, reject) => {
