@@ -34,6 +34,8 @@ export interface ClusterOptions {
   readonly reconcileWebhooks: boolean;
   readonly webhookUrl: string;
   readonly leaderElection: boolean;
+  /** The ConfigMap read for the Leases' settings (`--config-leader-election-name`, default config-leader-election). */
+  readonly leaderElectionConfigName?: string;
   readonly dryRunTimeoutMs: number;
   readonly kinds: readonly KindRules[];
   readonly generational: readonly GroupVersionKind[];
@@ -63,7 +65,7 @@ export async function startClusterParts(o: ClusterOptions): Promise<ClusterParts
   const identity = defaultLeaseIdentity();
   // Knative's Serving webhook runs as component "webhook"; its reconcilers' Leases follow config-leader-election.
   const election = o.leaderElection
-    ? await loadLeaderElectionConfig({ api, namespace: o.namespace, name: process.env.CONFIG_LEADERELECTION_NAME || undefined, logger: o.logger })
+    ? await loadLeaderElectionConfig({ api, namespace: o.namespace, name: o.leaderElectionConfigName, logger: o.logger })
     : DEFAULT_LEADER_ELECTION;
   const timing = { leaseDurationMs: election.leaseDurationMs, renewDeadlineMs: election.renewDeadlineMs, retryPeriodMs: election.retryPeriodMs };
   const certs = o.certificates

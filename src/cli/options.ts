@@ -38,6 +38,8 @@ export const SERVE_OPTIONS = [
   { flag: "config-dir", env: "CONFIG_DIR", default: "", description: "configuration directory: one file (ConfigMap manifest or key/value map) or kubelet-mounted directory per ConfigMap; reloaded on change" },
   { flag: "kubeconfig", env: "KUBECONFIG", default: "", description: "kubeconfig for the cluster source (else ~/.kube/config, else the in-cluster service account)" },
   { flag: "config-watchdog", env: "CONFIG_WATCHDOG", default: "2m", description: "re-list the ConfigMaps when the watch brought no event or bookmark for this long" },
+  { flag: "config-logging-name", env: "CONFIG_LOGGING_NAME", default: "config-logging", description: "in a cluster: the ConfigMap whose loglevel.webhook sets the log level, live (Knative's variable)" },
+  { flag: "config-leader-election-name", env: "CONFIG_LEADERELECTION_NAME", default: "config-leader-election", description: "in a cluster: the ConfigMap with the Leases' durations, buckets and name prefixes, read at startup (Knative's variable)" },
   { flag: "kube-api-qps", env: "KUBE_API_QPS", default: "0", description: "client requests per second to the API server (0: Knative's 20)" },
   { flag: "kube-api-burst", env: "KUBE_API_BURST", default: "0", description: "client request burst (0: Knative's 40)" },
   { flag: "generational", env: "DUCKBILL_GENERATIONAL", default: "", description: "kinds whose /defaulting maintains spec.generation, as group/version/Kind[,...] (any kind, not only Knative's)" },

@@ -3,7 +3,6 @@ import { readFileSync } from "node:fs";
 import type { Server } from "node:http";
 import type { Logger } from "pino";
 import type { AdmissionDeps } from "../admission/deps.js";
-import { LOGGING_CONFIG_NAME } from "../config/configmaps/logging.js";
 import { chooseConfigStoreMode, createConfigStore, type ConfigStore } from "../config/store.js";
 import { describeCertificate, generateTlsMaterial, loadTlsMaterial, writeTlsMaterial, type TlsMaterial } from "../kube/certificates.js";
 import { generationalKeys, parseGenerationalKinds } from "../admission/generation.js";
@@ -124,7 +123,7 @@ async function openConfigStore(s: ServeSettings, logger: Logger, registry: impor
     logger,
     registry,
     watchdogMs: parseDurationMs(s["config-watchdog"], "--config-watchdog"),
-    ...(mode === "cluster" ? { observers: new Map([[process.env.CONFIG_LOGGING_NAME || LOGGING_CONFIG_NAME, followLogLevel(logger, s["log-level"] as LogLevel)]]) } : {}),
+    ...(mode === "cluster" ? { observers: new Map([[s["config-logging-name"], followLogLevel(logger, s["log-level"] as LogLevel)]]) } : {}),
   });
   // The cluster may take a while (retries with backoff); readiness says so meanwhile. Other sources are immediate.
   if (mode === "cluster") {
@@ -219,6 +218,7 @@ export async function startWebhook(s: ServeSettings, deps: AdmissionDeps, opts: 
           reconcileWebhooks: reconcile,
           webhookUrl: s["webhook-url"],
           leaderElection: !parseBool(s["disable-ha"], "--disable-ha"),
+          leaderElectionConfigName: s["config-leader-election-name"],
           dryRunTimeoutMs: parseDurationMs(s["dry-run-timeout"], "--dry-run-timeout"),
           kinds: deps.kinds.all(),
           generational,

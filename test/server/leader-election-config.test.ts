@@ -96,6 +96,18 @@ describe("duckbill serve with a config-leader-election", () => {
   });
 });
 
+describe("duckbill serve with --config-leader-election-name", () => {
+  const cluster = useClusterServe();
+
+  it("reads the named ConfigMap instead of config-leader-election", async () => {
+    cluster.fake.create(CONFIGMAPS, configMap(NS, "config-leader-election", { buckets: "1" }));
+    cluster.fake.create(CONFIGMAPS, configMap(NS, "my-leader-election", { buckets: "3" }));
+    await cluster.serve(capturedLogger().logger, { "config-leader-election-name": "my-leader-election" });
+    // knative-serving/webhook-certs belongs to bucket 01 of 3 (src/kube/testdata/lease-owners.tsv).
+    await eventually(() => cluster.fake.get(LEASES, "webhook.webhookcertificates.01-of-03", NS), "the certificates Lease of 3 buckets");
+  });
+});
+
 describe("a Lease the Role does not name", () => {
   it("is a warning in the log, once, not a silent debug line", async () => {
     const fake = await FakeApiServer.start();
