@@ -16,7 +16,8 @@ import { knativeCommonName, knativeDnsNames } from "./certificate-issuer.js";
 import { readCertSecret, tlsMaterialOf, type TlsMaterialUpdate } from "./cert-secret.js";
 import { DEFAULT_ROTATION_POLICY, planRotation, rotationPolicyProblems, type CertificateNames, type RotationPolicy } from "./cert-rotation.js";
 import type { RequestThrottle } from "./client.js";
-import { createLeaderElector, defaultLeaseIdentity, knativeLeaseName, KNATIVE_LEASE_TIMING, type LeaderElector, type LeaseTiming } from "./leader-election.js";
+import { createLeaderElector, defaultLeaseIdentity, KNATIVE_LEASE_TIMING, type LeaderElector, type LeaseTiming } from "./leader-election.js";
+import { knativeLeaseName } from "./lease-buckets.js";
 import { SecretWatch } from "./secret-watch.js";
 
 export type { TlsMaterialUpdate } from "./cert-secret.js";

@@ -5,7 +5,7 @@
  * Usage:
  *
  *   const elector = createLeaderElector({
- *     kubeConfig, namespace: "knative-serving", leaseName: knativeLeaseName("webhook", "WebhookCertificates"),
+ *     kubeConfig, namespace: "knative-serving", leaseName: knativeLeaseName("webhook", "WebhookCertificates"), // lease-buckets.ts
  *     identity: defaultLeaseIdentity(), ...KNATIVE_LEASE_TIMING, logger,
  *     onStartedLeading: (signal) => void reconcileUntil(signal), // stop writing once `signal` aborts
  *     onStoppedLeading: () => logger.info("demoted"),
@@ -77,11 +77,6 @@ export function defaultLeaseIdentity(): string {
   return `${hostname()}_${randomUUID()}`;
 }
 
-/** Knative's Lease name for bucket `index` of `total`: `<component>.<queue>.<NN>-of-<MM>`, lower-cased (spec §1.12). */
-export function knativeLeaseName(component: string, queue: string, index = 0, total = 1): string {
-  const two = (n: number): string => String(n).padStart(2, "0");
-  return `${component}.${queue}.${two(index)}-of-${two(total)}`.toLowerCase();
-}
 
 /** client-go's config checks, with its wording. */
 export function leaseTimingProblems(t: LeaseTiming): string[] {

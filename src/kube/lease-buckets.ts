@@ -50,13 +50,23 @@ export function bucketOwner(names: readonly string[], key: string): string {
   return slots.get(owner) as string;
 }
 
-/** leaderelection's standardBucketName for every bucket of `queue`. */
+/** `<prefix>.<NN>-of-<MM>`, lower-cased (leaderelection's standardBucketName). */
+function bucketName(prefix: string, index: number, total: number): string {
+  const two = (n: number): string => String(n).padStart(2, "0");
+  return `${prefix}.${two(index)}-of-${two(total)}`.toLowerCase();
+}
+
+/** Knative's Lease name for bucket `index` of `total` without prefix mapping: `<component>.<queue>.<NN>-of-<MM>` (spec §1.12). */
+export function knativeLeaseName(component: string, queue: string, index = 0, total = 1): string {
+  return bucketName(`${component}.${queue}`, index, total);
+}
+
+/** leaderelection's standardBucketName for every bucket of `queue`, `map-lease-prefix.<component>.<queue>` applied. */
 export function bucketNames(component: string, queue: string, config: Pick<LeaderElectionConfig, "buckets" | "leasePrefixes">): string[] {
   const natural = `${component}.${queue}`;
   const mapped = config.leasePrefixes.get(natural);
   const prefix = mapped !== undefined && mapped !== "" ? mapped : natural;
-  const two = (n: number): string => String(n).padStart(2, "0");
-  return Array.from({ length: config.buckets }, (_, i) => `${prefix}.${two(i)}-of-${two(config.buckets)}`.toLowerCase());
+  return Array.from({ length: config.buckets }, (_, i) => bucketName(prefix, i, config.buckets));
 }
 
 /** The Lease a replica must hold to reconcile `key` (`<namespace>/<name>`, `/<name>` when cluster-scoped) in `queue`. */

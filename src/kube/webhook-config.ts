@@ -15,6 +15,7 @@ import type { KubeConfig } from "@kubernetes/client-node";
 import type { Logger } from "pino";
 import { abortableDelay, type RequestThrottle } from "./client.js";
 import { createKubeApi, type KubeApi, type WatchEvent } from "./json-api.js";
+import { knativeLeaseName } from "./lease-buckets.js";
 
 type Json = Record<string, unknown>;
 
@@ -94,7 +95,7 @@ export function knativeWebhookTargets(kinds: readonly RegisteredKind[], mutating
       rules: resourceWebhookRules([...kinds, ...mutatingOnly], ["CREATE", "UPDATE"]),
       excludeSelector: true,
       queue: "DefaultingWebhook",
-      leaseName: "webhook.defaultingwebhook.00-of-01",
+      leaseName: knativeLeaseName("webhook", "DefaultingWebhook"),
     },
     {
       kind: "ValidatingWebhookConfiguration",
@@ -103,7 +104,7 @@ export function knativeWebhookTargets(kinds: readonly RegisteredKind[], mutating
       rules: resourceWebhookRules(kinds, ["CREATE", "UPDATE", "DELETE"]),
       excludeSelector: true,
       queue: "ValidationWebhook",
-      leaseName: "webhook.validationwebhook.00-of-01",
+      leaseName: knativeLeaseName("webhook", "ValidationWebhook"),
     },
     {
       kind: "ValidatingWebhookConfiguration",
@@ -112,7 +113,7 @@ export function knativeWebhookTargets(kinds: readonly RegisteredKind[], mutating
       rules: CONFIG_WEBHOOK_RULES,
       excludeSelector: false,
       queue: "ConfigMapWebhook",
-      leaseName: "webhook.configmapwebhook.00-of-01",
+      leaseName: knativeLeaseName("webhook", "ConfigMapWebhook"),
     },
   ];
 }

@@ -4,7 +4,8 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { pino } from "pino";
-import { createLeaderElector, knativeLeaseName, leaseTimingProblems, type LeaderElector, type LeaderElectorOptions } from "../../src/kube/leader-election.js";
+import { createLeaderElector, leaseTimingProblems, type LeaderElector, type LeaderElectorOptions } from "../../src/kube/leader-election.js";
+import { knativeLeaseName } from "../../src/kube/lease-buckets.js";
 import { FakeApiServer, LEASES } from "../support/fake-apiserver.js";
 import { eventually } from "../config/store-harness.js";
 import { within } from "../support/timing.js";
