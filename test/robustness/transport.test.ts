@@ -445,9 +445,11 @@ describe(`hostile transport (--http2; headers ${HEADERS_MS} ms, request ${REQUES
       const seen: string[] = [];
       const mark = (what: string): void => void seen.push(`${what} ${Math.round(performance.now() - t0)} ms`);
       session.on("goaway", (code: number) => mark(`GOAWAY(${code})`));
-      stream.on("end", () => mark("end of the answer"));
-      stream.on("finish", () => mark("our side finished"));
-      const answer = await new Promise<{ status: number; body: string; afterMs: number; rstCode: number }>((resolve, reject) => {
+      // The answer is timed at its end (END_STREAM), when a client has it. It used to be timed at the stream's
+      // close, which follows the server's RST_STREAM(NO_ERROR) at once in every isolated run, but came with the
+      // keep-alive GOAWAY (≈ 6 s) in 2 of 9 full timing-project runs, for a reason not found; the marks above
+      // say what happened when, should the answer itself ever be late.
+      const answer = await new Promise<{ status: number; body: string; afterMs: number }>((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error(`no answer to the trickled HTTP/2 body within ${LEFT_OPEN_MS} ms (${seen.join(", ")})`)), LEFT_OPEN_MS);
         let status = 0;
         let body = "";
@@ -456,12 +458,15 @@ describe(`hostile transport (--http2; headers ${HEADERS_MS} ms, request ${REQUES
           mark(`response ${status}`);
         });
         stream.setEncoding("utf8").on("data", (d: string) => (body += d));
-        stream.on("close", () => {
+        const done = (): void => {
           clearTimeout(timer);
-          resolve({ status, body, afterMs: performance.now() - t0, rstCode: stream.rstCode ?? -1 });
-        });
+          resolve({ status, body, afterMs: performance.now() - t0 });
+        };
+        stream.once("end", done);
+        stream.once("close", done);
       }).finally(() => clearInterval(drip));
-      mark(`closed (RST_STREAM code ${answer.rstCode})`);
+      // Having its final answer, the client stops sending.
+      stream.close();
       expect(answer.status).toBe(408);
       expect(answer.body).toBe("request timeout: the body did not arrive within --request-timeout\n");
       expect(answer.afterMs, seen.join(", ")).toBeGreaterThanOrEqual(REQUEST_MS - 50);
