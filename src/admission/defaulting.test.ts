@@ -5,7 +5,8 @@ import { knativeConfigMapValidators } from "../config/validators.js";
 import { defaultSnapshot } from "../config/snapshot.js";
 import { knativeRegistry } from "../serving/kinds.js";
 import { MAX_CONTAINERS } from "../serving/podspec.js";
-import { admitDefaulting } from "./defaulting.js";
+import { MAX_PATCH_OPERATIONS } from "../duck/patch.js";
+import { admitDefaulting, patchTooLargeMessage } from "./defaulting.js";
 import type { AdmissionDeps } from "./deps.js";
 import { generationalKeys, parseGenerationalKinds } from "./generation.js";
 import type { AdmissionRequest } from "./review.js";
@@ -192,5 +193,23 @@ describe("/defaulting of a pod spec over MAX_CONTAINERS (validation rejects it w
   it("answers 300,000 containers (a 900 KB Service) without a patch", () => {
     const d = admitDefaulting(request(SERVICE, "CREATE", cases[0]?.[2]({ containers: empties(300_000) })), plainDeps, env);
     expect(d).toEqual({ allowed: true });
+  });
+});
+
+describe("a patch past MAX_PATCH_OPERATIONS", () => {
+  const service = (envEntries: number): unknown => ({
+    apiVersion: "serving.knative.dev/v1",
+    kind: "Service",
+    metadata: { name: "hello", namespace: "default" },
+    spec: { template: { spec: { containers: [{ image: "x", env: Array.from({ length: envEntries }, () => ({})) }] } } },
+  });
+  it("is refused with a message saying why, instead of being built", () => {
+    const d = admitDefaulting(request(SERVICE, "CREATE", service(MAX_PATCH_OPERATIONS)), plainDeps, env);
+    expect(d).toEqual({ allowed: false, message: `mutation failed: ${patchTooLargeMessage()}` });
+  });
+  it("is answered as Knative does below it (each empty env entry gains name: \"\")", () => {
+    const d = admitDefaulting(request(SERVICE, "CREATE", service(1000)), plainDeps, env);
+    expect(d.allowed).toBe(true);
+    expect(d.patch?.filter((op) => (op as { path: string }).path.endsWith("/name") && (op as { path: string }).path.includes("/env/")).length).toBe(1000);
   });
 });

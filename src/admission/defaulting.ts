@@ -1,6 +1,6 @@
 import { formatGvk, type GroupVersionKind } from "../apis/gvk.js";
 import { generationOf } from "../duck/generational.js";
-import { createPatch } from "../duck/patch.js";
+import { createBoundedPatch, MAX_PATCH_OPERATIONS } from "../duck/patch.js";
 import type { RequestContext } from "../serving/context.js";
 import { podSpecOf } from "../serving/feature-gates.js";
 import { exceedsContainerBound } from "../serving/podspec.js";
@@ -61,7 +61,16 @@ export function admitDefaulting(req: AdmissionRequest, deps: AdmissionDeps, env:
     const before = read.old === undefined ? undefined : { generation: generationOf(read.old), spec: old?.spec };
     obj = withGeneration(obj, nextGeneration(before, obj.spec, ctx.subResource));
   }
-  return { allowed: true, patch: createPatch(req.object, obj) };
+  const patch = createBoundedPatch(req.object, obj);
+  // Past the bound Knative answers with a patch of megabytes (a million list entries: 114 MB) that the API server
+  // could not store; Duckbill says so instead of building it (docs/adr/0009-bounded-work.md).
+  if (patch === undefined) return deny(`mutation failed: ${patchTooLargeMessage()}`);
+  return { allowed: true, patch };
+}
+
+/** Why an object whose defaults would change more than MAX_PATCH_OPERATIONS places is refused. */
+export function patchTooLargeMessage(): string {
+  return `defaulting would change more than ${MAX_PATCH_OPERATIONS} fields (a JSON Patch of that size cannot be applied to an object the API server stores)`;
 }
 
 function isGenerational(deps: AdmissionDeps, kind: GroupVersionKind): boolean {

@@ -2,6 +2,10 @@ import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import {
   also,
+  at,
+  MAX_HELD_ERROR_PATHS,
+  MAX_RENDERED_ERROR_PATHS,
+  moreErrorsLine,
   compareByteOrder,
   CURRENT_FIELD,
   errDisallowedFields,
@@ -1055,7 +1059,63 @@ describe("also appends like Go's slices: in place when it can, never into a sibl
     let errs: FieldError | undefined;
     for (let i = 0; i < 200_000; i++) errs = also(errs, viaFieldIndex(errMissingField("image"), "containers", i));
     const text = renderFieldError(errs);
-    expect(text.startsWith("missing field(s): containers[0].image, containers[100000].image, ")).toBe(true);
-    expect(text.split(", ").length).toBe(200_000);
+    // The first MAX_RENDERED_ERROR_PATHS in Go's order are rendered (sorted as Go sorts), the rest counted.
+    expect(text.startsWith("missing field(s): containers[0].image, containers[1000].image, ")).toBe(true);
+    // Byte order: "]" sorts after "9", so containers[9] comes last.
+    expect(text).toContain(", containers[9].image\n");
+    expect(text.split(", ").length).toBe(MAX_RENDERED_ERROR_PATHS);
+    expect(text.endsWith(`\n${moreErrorsLine(200_000 - MAX_RENDERED_ERROR_PATHS)}`)).toBe(true);
+  });
+});
+
+describe("bounded rendering (MAX_RENDERED_ERROR_PATHS, MAX_HELD_ERROR_PATHS)", () => {
+  const many = (n: number, make: (i: number) => FieldError): FieldError | undefined => {
+    let errs: FieldError | undefined;
+    for (let i = 0; i < n; i++) errs = also(errs, make(i));
+    return errs;
+  };
+  it("renders exactly as Go up to the bound, with no extra line", () => {
+    const errs = many(MAX_RENDERED_ERROR_PATHS, (i) => errMissingField("name").viaIndex(i).viaField("env"));
+    const text = renderFieldError(errs);
+    expect(text.split(", ").length).toBe(MAX_RENDERED_ERROR_PATHS);
+    expect(text).not.toContain("too many errors");
+  });
+  it("counts one past the bound", () => {
+    const errs = many(MAX_RENDERED_ERROR_PATHS + 1, (i) => errMissingField("name").viaIndex(i).viaField("env"));
+    expect(renderFieldError(errs).endsWith(`\n${moreErrorsLine(1)}`)).toBe(true);
+  });
+  it("counts dropped errors once they reach a parent, through via* steps", () => {
+    const inner = many(MAX_HELD_ERROR_PATHS + 500, (i) => errMissingField("name").viaIndex(i));
+    const outer = also(errGeneric("other", "x"), viaField(inner, "env"), errGeneric("late", "y"));
+    const text = renderFieldError(outer);
+    // "other" (first in Go's order) and 9,999 held env paths fill the budget; the last held env path, the 500
+    // dropped ones and "late" are counted.
+    expect(text.startsWith("missing field(s): env[0].name, ")).toBe(true);
+    expect(text).toContain("\nother: x");
+    expect(text).not.toContain("late: y");
+    expect(text.endsWith(moreErrorsLine(502))).toBe(true);
+  });
+  it("keeps the count of each level through filter and at", () => {
+    const warnings = many(MAX_HELD_ERROR_PATHS + 7, (i) => errGeneric("w", "p").viaIndex(i).at("Warning"));
+    const mixed = also(warnings, errMissingField("e"));
+    // The tree was full of warnings: the error is dropped, and still counted, so an error is never lost.
+    expect(renderFieldError(filter(mixed, "Error"))).toBe(moreErrorsLine(1));
+    const warned = filter(mixed, "Warning") as FieldError;
+    const texts = warned.wrappedErrorTexts();
+    // MAX held warnings, plus the 7 dropped, plus the error that was dropped with them (mixed was already full).
+    expect(texts.at(-1)).toBe(moreErrorsLine(7));
+    expect(renderFieldError(at(mixed, "Error"))).toContain(moreErrorsLine(8));
+  });
+  it("takes the first paths of a single leaf with more paths than the bound", () => {
+    const paths = Array.from({ length: MAX_RENDERED_ERROR_PATHS + 3 }, (_, i) => `p${String(i).padStart(6, "0")}`);
+    const text = renderFieldError(errMissingField(...paths));
+    expect(text.startsWith("missing field(s): p000000, p000001, ")).toBe(true);
+    expect(text.endsWith(`p009999\n${moreErrorsLine(3)}`)).toBe(true);
+  });
+  it("a million errors render in bounded memory", () => {
+    const errs = many(1_000_000, (i) => errMissingField("name").viaIndex(i).viaField("volumes"));
+    const text = renderFieldError(errs);
+    expect(text.length).toBeLessThan(MAX_RENDERED_ERROR_PATHS * 40);
+    expect(text.endsWith(moreErrorsLine(1_000_000 - MAX_RENDERED_ERROR_PATHS))).toBe(true);
   });
 });

@@ -33,6 +33,34 @@ export interface GoStringer {
 type Steps = readonly (readonly string[])[];
 
 const NO_STEPS: Steps = [];
+
+/**
+ * How many paths (over all leaves, before merging) an error is rendered from. Knative renders every one, so a
+ * pod spec with a million invalid list entries gets a message of tens of megabytes after seconds of work (or
+ * none at all: Knative's own webhook did not answer one in 200 s). Past this many, the leaves that follow in
+ * Go's traversal order are counted, not rendered, and the text ends with MORE_ERRORS_LINE. No object the API
+ * server can store comes near it (docs/adr/0009-bounded-work.md).
+ */
+export const MAX_RENDERED_ERROR_PATHS = 10_000;
+
+/** The last line of an error (or the last warning) rendered from MAX_RENDERED_ERROR_PATHS paths of more. */
+export function moreErrorsLine(omitted: number): string {
+  return `too many errors: ${omitted} more not shown`;
+}
+
+/**
+ * Past this many paths held in one tree (its leaves' paths, a path-less leaf counting one), `also` drops what it
+ * is given and only counts it: a loop over a million list entries then keeps a bounded tree, and the count
+ * still reaches the rendered text (MAX_RENDERED_ERROR_PATHS). What is dropped comes after what is kept in Go's
+ * traversal order, so below the bound nothing changes.
+ */
+export const MAX_HELD_ERROR_PATHS = MAX_RENDERED_ERROR_PATHS;
+
+/** Counts paths while leaves are collected; past `limit`, leaves are only counted. */
+interface Budget {
+  left: number;
+  omitted: number;
+}
 const NO_PATHS: readonly string[] = [];
 const NO_ERRORS: readonly FieldError[] = [];
 
@@ -52,12 +80,23 @@ export class FieldError {
   #childSteps: Steps = NO_STEPS;
   #paths: readonly string[] | undefined;
   #errors: readonly FieldError[] | undefined;
+  // Paths held in this subtree at each level (a path-less leaf counts one), dropped ones included.
+  #errWeight = 0;
+  #warnWeight = 0;
+  // Paths `also` dropped at this node (not in its children) once the tree held MAX_HELD_ERROR_PATHS.
+  #droppedErr = 0;
+  #droppedWarn = 0;
 
   constructor(init: FieldErrorInit = {}) {
     this.message = init.message ?? "";
     this.level = init.level ?? "Error";
     this.details = init.details ?? "";
     if (init.paths !== undefined && init.paths.length > 0) this.#rawPaths = init.paths.slice();
+    if (this.message !== "") {
+      const w = this.#rawPaths.length === 0 ? 1 : this.#rawPaths.length;
+      if (this.level === "Error") this.#errWeight = w;
+      else this.#warnWeight = w;
+    }
   }
 
   /** Internal constructor: shares arrays, never copies (callers hand over fresh or immutable ones). */
@@ -70,6 +109,7 @@ export class FieldError {
     rawChildren: readonly FieldError[],
     childSteps: Steps,
     childCount = rawChildren.length,
+    tally?: FieldError,
   ): FieldError {
     const fe = new FieldError({ message, level, details });
     fe.#rawPaths = rawPaths;
@@ -77,7 +117,38 @@ export class FieldError {
     fe.#rawChildren = rawChildren;
     fe.#childCount = childCount;
     fe.#childSteps = childSteps;
+    if (tally !== undefined) {
+      // The same subtree as `tally`'s: its weights and drops carry over.
+      fe.#errWeight = tally.#errWeight;
+      fe.#warnWeight = tally.#warnWeight;
+      fe.#droppedErr = tally.#droppedErr;
+      fe.#droppedWarn = tally.#droppedWarn;
+      return fe;
+    }
+    let e = 0;
+    let w = 0;
+    if (message !== "") {
+      const own = rawPaths.length === 0 ? 1 : rawPaths.length;
+      if (level === "Error") e = own;
+      else w = own;
+    }
+    for (let i = 0; i < childCount; i++) {
+      const c = rawChildren[i] as FieldError;
+      e += c.#errWeight;
+      w += c.#warnWeight;
+    }
+    fe.#errWeight = e;
+    fe.#warnWeight = w;
     return fe;
+  }
+
+  // This node's counters, with `droppedErr`/`droppedWarn` more dropped at it.
+  #addDropped(droppedErr: number, droppedWarn: number): FieldError {
+    this.#droppedErr += droppedErr;
+    this.#droppedWarn += droppedWarn;
+    this.#errWeight += droppedErr;
+    this.#warnWeight += droppedWarn;
+    return this;
   }
 
   /** This node's own paths, with every `via*` prefix applied (Go's `Paths`). */
@@ -121,6 +192,7 @@ export class FieldError {
       this.#rawChildren,
       childSteps,
       this.#childCount,
+      this,
     );
   }
 
@@ -160,7 +232,7 @@ export class FieldError {
       this.#pathSteps,
       children,
       this.#childSteps,
-    );
+    ).#addDropped(level === "Error" ? this.#droppedErr + this.#droppedWarn : 0, level === "Error" ? 0 : this.#droppedErr + this.#droppedWarn);
   }
 
   /** Go's `Filter`: only the nodes at `level` (undefined when none is left). */
@@ -180,16 +252,21 @@ export class FieldError {
       }
     }
     const keepSelf = this.level === level && !this.#isBlankNode();
+    const dropped = level === "Error" ? this.#droppedErr : this.#droppedWarn;
+    const dropE = level === "Error" ? dropped : 0;
+    const dropW = level === "Error" ? 0 : dropped;
     if (!keepSelf) {
-      return kept === undefined ? undefined : FieldError.#make("", "Error", "", NO_PATHS, NO_STEPS, kept, NO_STEPS);
+      // Dropped errors of this level keep a node to be counted in.
+      if (kept === undefined && dropped === 0) return undefined;
+      return FieldError.#make("", "Error", "", NO_PATHS, NO_STEPS, kept ?? NO_ERRORS, NO_STEPS).#addDropped(dropE, dropW);
     }
     const pathSteps = concatSteps(this.#pathSteps, outer);
-    return FieldError.#make(this.message, this.level, this.details, this.#rawPaths, pathSteps, kept ?? NO_ERRORS, NO_STEPS);
+    return FieldError.#make(this.message, this.level, this.details, this.#rawPaths, pathSteps, kept ?? NO_ERRORS, NO_STEPS).#addDropped(dropE, dropW);
   }
 
   /** Go's `WrappedErrors()`: the merged, sorted leaves (spec §2.3 steps 1–4), each path-complete. */
   wrappedErrors(): FieldError[] {
-    return mergeLeaves(this.#normalized()).map((g) =>
+    return mergeLeaves(this.#normalized(unbounded())).map((g) =>
       FieldError.#make(g.message, g.level, g.details, g.paths, NO_STEPS, NO_ERRORS, NO_STEPS),
     );
   }
@@ -199,17 +276,22 @@ export class FieldError {
    * the intermediate errors: a wrapped leaf renders as its one merged group.
    */
   wrappedErrorTexts(): string[] {
-    return mergeLeaves(this.#normalized()).map(renderLeaf);
+    const budget = bounded();
+    const texts = mergeLeaves(this.#normalized(budget)).map(renderLeaf);
+    if (budget.omitted > 0) texts.push(moreErrorsLine(budget.omitted));
+    return texts;
   }
 
   /** Go's `Error()`: merged leaves sorted by message, details, level; one `msg: paths[\ndetails]` each. */
   error(): string {
-    const groups = mergeLeaves(this.#normalized());
+    const budget = bounded();
+    const groups = mergeLeaves(this.#normalized(budget));
     let out = "";
     for (let i = 0; i < groups.length; i++) {
       if (i > 0) out += "\n";
       out += renderLeaf(groups[i] as MergedLeaf);
     }
+    if (budget.omitted > 0) out += (out === "" ? "" : "\n") + moreErrorsLine(budget.omitted);
     return out;
   }
 
@@ -228,6 +310,7 @@ export class FieldError {
       this.#rawChildren,
       this.#childSteps,
       this.#childCount,
+      this,
     );
   }
 
@@ -245,18 +328,34 @@ export class FieldError {
     if (base === undefined || base.isEmpty()) {
       return FieldError.#make("", "Error", "", NO_PATHS, NO_STEPS, extra, NO_STEPS);
     }
+    if (base.#errWeight + base.#warnWeight >= MAX_HELD_ERROR_PATHS) {
+      // Bounded: the base as it is, the extras only counted (MAX_HELD_ERROR_PATHS).
+      let droppedErr = 0;
+      let droppedWarn = 0;
+      for (const e of extra) {
+        droppedErr += e.#errWeight;
+        droppedWarn += e.#warnWeight;
+      }
+      return FieldError.#make(base.message, base.level, base.details, base.#rawPaths, base.#pathSteps, base.#rawChildren, base.#childSteps, base.#childCount, base).#addDropped(droppedErr, droppedWarn);
+    }
     if (base.#childCount === 0) {
-      return FieldError.#make(base.message, base.level, base.details, base.#rawPaths, base.#pathSteps, extra, NO_STEPS);
+      return FieldError.#make(base.message, base.level, base.details, base.#rawPaths, base.#pathSteps, extra, NO_STEPS).#addDropped(base.#droppedErr, base.#droppedWarn);
     }
     const shared = base.#rawChildren;
     if (base.#childSteps.length === 0 && shared.length === base.#childCount && shared !== NO_ERRORS) {
       // Nobody has appended past the base's children: append in place; the base keeps seeing its own count.
       const grown = shared as FieldError[];
-      for (const e of extra) grown.push(e);
-      return FieldError.#make(base.message, base.level, base.details, base.#rawPaths, base.#pathSteps, grown, NO_STEPS);
+      const fe = FieldError.#make(base.message, base.level, base.details, base.#rawPaths, base.#pathSteps, grown, NO_STEPS, grown.length, base);
+      for (const e of extra) {
+        grown.push(e);
+        fe.#errWeight += e.#errWeight;
+        fe.#warnWeight += e.#warnWeight;
+      }
+      fe.#childCount = grown.length;
+      return fe;
     }
     const children = [...base.errors, ...extra];
-    return FieldError.#make(base.message, base.level, base.details, base.#rawPaths, base.#pathSteps, children, NO_STEPS);
+    return FieldError.#make(base.message, base.level, base.details, base.#rawPaths, base.#pathSteps, children, NO_STEPS).#addDropped(base.#droppedErr, base.#droppedWarn);
   }
 
   // This node seen from a parent that applies `outer` after the node's own steps.
@@ -270,6 +369,7 @@ export class FieldError {
       this.#rawChildren,
       concatSteps(this.#childSteps, outer),
       this.#childCount,
+      this,
     );
   }
 
@@ -284,25 +384,51 @@ export class FieldError {
   }
 
   // Go's `normalized()`: every node with a message, pre-order, paths fully prefixed.
-  #normalized(): Leaf[] {
+  // Past the budget, leaves are counted (one per path, or one when path-less), not collected. Iterative: a tree
+  // can be as deep as the errors a caller nested.
+  #normalized(budget: Budget): Leaf[] {
     const out: Leaf[] = [];
-    this.#collect(NO_STEPS, out);
+    const stack: Array<{ node: FieldError; outer: Steps }> = [{ node: this, outer: NO_STEPS }];
+    for (let top = stack.pop(); top !== undefined; top = stack.pop()) {
+      const { node, outer } = top;
+      node.#visit(outer, out, budget);
+      if (node.#childCount === 0) continue;
+      const childOuter = concatSteps(node.#childSteps, outer);
+      for (let i = node.#childCount - 1; i >= 0; i--) stack.push({ node: node.#rawChildren[i] as FieldError, outer: childOuter });
+    }
     return out;
   }
 
-  #collect(outer: Steps, out: Leaf[]): void {
-    if (this.message !== "") {
-      out.push({
-        message: this.message,
-        level: this.level,
-        details: this.details,
-        paths: applyStepsToAll(this.#rawPaths, concatSteps(this.#pathSteps, outer)),
-      });
+  #visit(outer: Steps, out: Leaf[], budget: Budget): void {
+    budget.omitted += this.#droppedErr + this.#droppedWarn;
+    if (this.message === "") return;
+    let raw = this.#rawPaths;
+    const weight = raw.length === 0 ? 1 : raw.length;
+    if (budget.left < weight) {
+      // The leaf's first paths while the budget lasts, then nothing more.
+      const take = raw.length === 0 ? 0 : budget.left;
+      budget.omitted += weight - take;
+      budget.left = 0;
+      if (take === 0) return;
+      raw = raw.slice(0, take);
+    } else {
+      budget.left -= weight;
     }
-    if (this.#childCount === 0) return;
-    const childOuter = concatSteps(this.#childSteps, outer);
-    for (let i = 0; i < this.#childCount; i++) (this.#rawChildren[i] as FieldError).#collect(childOuter, out);
+    out.push({
+      message: this.message,
+      level: this.level,
+      details: this.details,
+      paths: applyStepsToAll(raw, concatSteps(this.#pathSteps, outer)),
+    });
   }
+}
+
+function bounded(): Budget {
+  return { left: MAX_RENDERED_ERROR_PATHS, omitted: 0 };
+}
+
+function unbounded(): Budget {
+  return { left: Infinity, omitted: 0 };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -111,3 +111,15 @@ describe("escapePathComponent", () => {
     expect(escapePathComponent(raw)).toBe(jsonpatch.escapePathComponent(raw));
   });
 });
+
+describe("diffJson with a bound on operations", () => {
+  const before = { list: Array.from({ length: 50 }, () => ({})) };
+  const after = { list: Array.from({ length: 50 }, () => ({ name: "" })) };
+  it("returns the whole patch at the bound", () => {
+    expect(diffJson(before, after, 50)).toEqual(diffJson(before, after));
+    expect(diffJson(before, after, 50)?.length).toBe(50);
+  });
+  it("returns undefined one operation past it", () => {
+    expect(diffJson(before, after, 49)).toBeUndefined();
+  });
+});

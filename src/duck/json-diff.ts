@@ -16,15 +16,39 @@ import type { JsonPatchOperation } from "./patch.js";
 
 type Container = Record<string, unknown> | unknown[];
 
-/** The patch turning `before` into `after`, as fast-json-patch's `compare(before, after)` writes it. */
-export function diffJson(before: object, after: object): JsonPatchOperation[] {
-  const ops: JsonPatchOperation[] = [];
-  diffContainers(before as Container, after as Container, "", ops);
-  return ops;
+/** Thrown when a diff outgrows its bound. */
+const TOO_MANY = Symbol("too many operations");
+
+/** The operations found so far, and how many there may be. */
+interface Ops {
+  readonly list: JsonPatchOperation[];
+  readonly max: number;
+}
+
+/**
+ * The patch turning `before` into `after`, as fast-json-patch's `compare(before, after)` writes it; undefined
+ * when it would have more than `maxOps` operations (the diff stops as soon as it finds one more).
+ */
+export function diffJson(before: object, after: object): JsonPatchOperation[];
+export function diffJson(before: object, after: object, maxOps: number): JsonPatchOperation[] | undefined;
+export function diffJson(before: object, after: object, maxOps = Infinity): JsonPatchOperation[] | undefined {
+  const ops: Ops = { list: [], max: maxOps };
+  try {
+    diffContainers(before as Container, after as Container, "", ops);
+  } catch (e) {
+    if (e === TOO_MANY) return undefined;
+    throw e;
+  }
+  return ops.list;
+}
+
+function push(ops: Ops, op: JsonPatchOperation): void {
+  if (ops.list.length >= ops.max) throw TOO_MANY;
+  ops.list.push(op);
 }
 
 /** fast-json-patch's `_generate` (duplex.js) without the `invertible` tests and the clones. */
-function diffContainers(before: Container, after: Container, path: string, ops: JsonPatchOperation[]): void {
+function diffContainers(before: Container, after: Container, path: string, ops: Ops): void {
   if (before === after) return;
   const beforeIsArray = Array.isArray(before);
   const afterIsArray = Array.isArray(after);
@@ -50,15 +74,15 @@ function diffContainers(before: Container, after: Container, path: string, ops: 
         diffContainers(oldVal as Container, newVal as Container, path + "/" + escapePathComponent(key), ops);
       } else if (oldVal !== newVal) {
         // compare's clone turns an undefined array element into null.
-        ops.push({ op: "replace", path: path + "/" + escapePathComponent(key), value: newVal === undefined ? null : newVal });
+        push(ops, { op: "replace", path: path + "/" + escapePathComponent(key), value: newVal === undefined ? null : newVal });
       }
     } else if (beforeIsArray === afterIsArray) {
-      ops.push({ op: "remove", path: path + "/" + escapePathComponent(key) });
+      push(ops, { op: "remove", path: path + "/" + escapePathComponent(key) });
       deleted = true;
     } else {
       // Only reachable at the root (containers of different kinds are otherwise replaced whole), and
       // repeated once per old member, as compare does.
-      ops.push({ op: "replace", path, value: after });
+      push(ops, { op: "replace", path, value: after });
     }
   }
   const newLength = newKeys === undefined ? newKeyCount : newKeys.length;
@@ -66,7 +90,7 @@ function diffContainers(before: Container, after: Container, path: string, ops: 
   for (let t = 0; t < newLength; t++) {
     const key = newKeys === undefined ? String(t) : (newKeys[t] as string);
     const value = a[key];
-    if (!Object.hasOwn(b, key) && value !== undefined) ops.push({ op: "add", path: path + "/" + escapePathComponent(key), value });
+    if (!Object.hasOwn(b, key) && value !== undefined) push(ops, { op: "add", path: path + "/" + escapePathComponent(key), value });
   }
 }
 

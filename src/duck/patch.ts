@@ -17,3 +17,15 @@ export interface JsonPatchOperation {
 export function createPatch(before: unknown, after: unknown): JsonPatchOperation[] {
   return diffJson(before as object, after as object);
 }
+
+/**
+ * Defaulting never changes more than this many places in a real object (a Service's defaults add a few dozen
+ * operations, one pod spec at most a few per container); Knative's answer for an object past it is a patch of
+ * megabytes that the API server could not store (docs/adr/0009-bounded-work.md).
+ */
+export const MAX_PATCH_OPERATIONS = 100_000;
+
+/** `createPatch`, or undefined when the patch would have more than MAX_PATCH_OPERATIONS operations. */
+export function createBoundedPatch(before: unknown, after: unknown): JsonPatchOperation[] | undefined {
+  return diffJson(before as object, after as object, MAX_PATCH_OPERATIONS);
+}
