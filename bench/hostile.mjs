@@ -4,8 +4,12 @@
 // child process per body so each peak RSS is its own. Prints, per body and path: CPU ms, wall ms, peak RSS MB,
 // answer bytes, and the start of the answer. Run after `npm run build`:
 //   node bench/hostile.mjs [--only env,volumes] [--paths /defaulting,/resource-validation] [--entries N]
+// With --server, the bodies go over HTTPS to one `duckbill serve` (as `npm start` runs it) instead: per body the
+// wall time, the server's peak RSS while answering it (VmHWM, reset before each body) and the latency of a
+// normal review sent right after.
 import { fork } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { readFileSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 
 const MAX = 3 * 1024 * 1024;
@@ -63,7 +67,8 @@ async function child() {
 }
 
 async function main() {
-  const { values } = parseArgs({ options: { only: { type: "string" }, paths: { type: "string" }, entries: { type: "string" }, "timeout-s": { type: "string", default: "120" } } });
+  const { values } = parseArgs({ options: { only: { type: "string" }, paths: { type: "string" }, entries: { type: "string" }, "timeout-s": { type: "string", default: "120" }, server: { type: "boolean", default: false } } });
+  if (values.server) return serverMain(values);
   const lists = values.only ? values.only.split(",") : ["env", "volumeMounts", "ports", "volumes", "envFrom", "args", "containers", "imagePullSecrets"];
   const paths = values.paths ? values.paths.split(",") : ["/defaulting", "/resource-validation"];
   for (const list of lists) {
@@ -80,6 +85,76 @@ async function main() {
       });
       console.log(JSON.stringify(res));
     }
+  }
+}
+
+const NORMAL = Buffer.from(
+  '{"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview","request":{"uid":"normal","kind":{"group":"serving.knative.dev","version":"v1","kind":"Service"},' +
+    '"resource":{"group":"serving.knative.dev","version":"v1","resource":"services"},"operation":"CREATE","userInfo":{"username":"alice"},' +
+    '"object":{"apiVersion":"serving.knative.dev/v1","kind":"Service","metadata":{"name":"s","namespace":"default"},"spec":{"template":{"spec":{"containers":[{"image":"x"}]}}}}}}',
+);
+
+/** POSTs `body` over HTTPS; resolves with status, answer bytes and wall ms. */
+export async function post(port, path, body, ca) {
+  const https = await import("node:https");
+  const t0 = performance.now();
+  return new Promise((resolve, reject) => {
+    const req = https.request({ host: "127.0.0.1", port, path, method: "POST", ca, servername: "localhost", headers: { "content-type": "application/json", "content-length": body.length } }, (res) => {
+      let n = 0;
+      let head = "";
+      res.on("data", (c) => {
+        if (head.length < 300) head += c.toString().slice(0, 300 - head.length);
+        n += c.length;
+      });
+      res.on("end", () => resolve({ status: res.statusCode, bytes: n, ms: Math.round(performance.now() - t0), head }));
+    });
+    req.on("error", reject);
+    req.end(body);
+  });
+}
+
+function hwmMB(pid) {
+  const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+  return m ? Math.round(Number(m[1]) / 1024) : NaN;
+}
+
+async function serverMain(values) {
+  const { spawn } = await import("node:child_process");
+  const { mkdtempSync } = await import("node:fs");
+  const { tmpdir } = await import("node:os");
+  const { join } = await import("node:path");
+  const dir = mkdtempSync(join(tmpdir(), "duckbill-hostile-"));
+  const port = 18000 + Math.floor(Math.random() * 1000);
+  const bin = fileURLToPath(new URL("../bin/duckbill", import.meta.url));
+  const cp = spawn(process.execPath, ["--max-semi-space-size=4", bin, "serve", "--port", String(port), "--metrics-port", "0", "--generated-cert-dir", dir, "--log-level", "warn"], { stdio: ["ignore", "inherit", "inherit"] });
+  const ca = await (async () => {
+    for (let i = 0; i < 200; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      try {
+        const pem = readFileSync(join(dir, "ca.crt"));
+        await post(port, "/defaulting", NORMAL, pem);
+        return pem;
+      } catch {
+        // not up yet
+      }
+    }
+    throw new Error("duckbill serve did not come up");
+  })();
+  const lists = values.only ? values.only.split(",") : ["env", "volumeMounts", "ports", "volumes"];
+  const paths = values.paths ? values.paths.split(",") : ["/defaulting", "/resource-validation"];
+  try {
+    for (const list of lists) {
+      for (const path of paths) {
+        writeFileSync(`/proc/${cp.pid}/clear_refs`, "5");
+        const before = hwmMB(cp.pid);
+        const body = hostileBody(list, values.entries ? Number(values.entries) : undefined);
+        const r = await post(port, path, body, ca);
+        const next = await post(port, "/defaulting", NORMAL, ca);
+        console.log(JSON.stringify({ list, path, bodyBytes: body.length, status: r.status, wallMs: r.ms, answerBytes: r.bytes, rssBeforeMB: before, peakRssMB: hwmMB(cp.pid), nextStatus: next.status, nextMs: next.ms, answer: r.head.slice(0, 200) }));
+      }
+    }
+  } finally {
+    cp.kill("SIGKILL");
   }
 }
 

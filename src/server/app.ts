@@ -1,11 +1,15 @@
 import { createServer as createHttpsServer } from "node:https";
 import { createSecureServer, type Http2Session } from "node:http2";
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
+import type { Socket } from "node:net";
+import type { TLSSocket } from "node:tls";
 import type { Logger } from "pino";
 import type { AdmissionDeps } from "../admission/deps.js";
 import type { ConfigSnapshot } from "../config/snapshot.js";
 import type { GatedUsageView } from "../serving/gated-usage.js";
 import { AdmissionFastPath } from "./admission-fast-path.js";
+import { BodyBudget, DEFAULT_MAX_BUFFERED_BYTES } from "./body-budget.js";
+import { ConnectionTable } from "./connection-table.js";
 import { Drainer } from "./drain.js";
 import type { FallbackApp } from "./fallback-app.js";
 import type { WebhookMetrics } from "./metrics.js";
@@ -35,8 +39,10 @@ export interface WebhookServerOptions {
   headersTimeoutMs?: number;
   /** How long an idle keep-alive connection stays open (default 75 s). */
   keepAliveTimeoutMs?: number;
-  /** Concurrent connections accepted; 0 = no limit (default 0). */
+  /** Concurrent connections accepted, idle ones closed first to make room; 0 = no limit (default 0). */
   maxConnections?: number;
+  /** Request-body bytes held at once over all connections (default DEFAULT_MAX_BUFFERED_BYTES; 0 = no bound). */
+  maxBufferedBytes?: number;
 }
 
 export interface WebhookServer {
@@ -49,6 +55,10 @@ export interface WebhookServer {
   close(): Promise<void>;
   /** Connections open now (accepted sockets, whether or not their TLS handshake finished). */
   connections(): Promise<number>;
+  /** The bound on buffered request bodies (undefined when off). */
+  readonly bodyBudget: BodyBudget | undefined;
+  /** `--max-connections` (undefined when off). */
+  readonly connectionTable: ConnectionTable | undefined;
 }
 
 const TEXT = "text/plain; charset=utf-8";
@@ -71,7 +81,11 @@ export function createWebhookServer(opts: WebhookServerOptions): WebhookServer {
   const requestTimeout = opts.requestTimeoutMs ?? 30_000;
   const headersTimeout = Math.min(opts.headersTimeoutMs ?? 10_000, requestTimeout === 0 ? Infinity : requestTimeout);
   const keepAliveTimeout = opts.keepAliveTimeoutMs ?? 75_000;
+  const maxBuffered = opts.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES;
+  const bodyBudget = maxBuffered > 0 ? new BodyBudget(maxBuffered) : undefined;
+  const connectionTable = (opts.maxConnections ?? 0) > 0 ? new ConnectionTable(opts.maxConnections as number) : undefined;
   const fastPath = new AdmissionFastPath({
+    bodyBudget,
     deps,
     config: opts.config,
     logger,
@@ -92,6 +106,7 @@ export function createWebhookServer(opts: WebhookServerOptions): WebhookServer {
 
   const clientAuth = opts.tls.clientCa !== undefined && opts.tls.clientCa !== "";
   const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
+    connectionTable?.onRequest(req, res);
     if (clientAuth && !isProbe(req) && clientRefusal(req.socket)) {
       const path = (req.url ?? "").split("?")[0] ?? "";
       metrics?.observeRejection(isAdmissionPath(path) ? path : "other", 403);
@@ -119,12 +134,19 @@ export function createWebhookServer(opts: WebhookServerOptions): WebhookServer {
   // 'listening', so setting it here works for the HTTPS and the HTTP/2 (allowHTTP1) server alike.
   const shortest = Math.min(...[requestTimeout, headersTimeout].filter((t) => t > 0));
   s.connectionsCheckingInterval = Math.max(50, Math.min(1000, Math.floor(shortest / 10)));
-  if ((opts.maxConnections ?? 0) > 0) s.maxConnections = opts.maxConnections;
+  if (connectionTable !== undefined) {
+    // Before TLS starts on the socket: a refused connection costs no handshake.
+    server.prependListener("connection", (socket: Socket) => {
+      if (!connectionTable.admit(socket)) socket.destroy();
+    });
+    server.on("secureConnection", (tlsSocket: TLSSocket) => connectionTable.onSecureConnection(tlsSocket));
+  }
   // HTTP/2 sessions, to end them on close (an HTTP/1 server closes its idle connections itself).
   const sessions = new Set<Http2Session>();
   if (opts.http2 === true) {
     server.on("session", (session: Http2Session) => {
       sessions.add(session);
+      connectionTable?.onSession(session);
       session.once("close", () => sessions.delete(session));
       // Node gives HTTP/2 sessions no idle timeout (an idle one would stay open forever): the keep-alive one, then GOAWAY.
       if (keepAliveTimeout > 0) session.setTimeout(keepAliveTimeout, () => session.close());
@@ -145,6 +167,8 @@ export function createWebhookServer(opts: WebhookServerOptions): WebhookServer {
 
   return {
     drainer,
+    bodyBudget,
+    connectionTable,
     setTls(tls) {
       (server as unknown as { setSecureContext(o: object): void }).setSecureContext(rotatedContextOptions(opts.tls, tls));
     },

@@ -1,7 +1,7 @@
 import { connect as http2Connect } from "node:http2";
 import { connect as tlsConnect } from "node:tls";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { serviceReview, startTestWebhook, type TestWebhook } from "../support/webhook.js";
+import { httpsCall, serviceReview, startTestWebhook, type TestWebhook } from "../support/webhook.js";
 
 /** Raw HTTP/1.1 over TLS: what the API server's keep-alive client and hostile clients look like on the wire. */
 function rawExchange(wh: TestWebhook, write: (send: (s: string | Buffer) => void) => void | Promise<void>, until: (text: string) => boolean): Promise<{ text: string; closed: boolean }> {
@@ -73,19 +73,36 @@ describe("admission transport (HTTP/1.1)", () => {
     expect(text).toMatch(/^HTTP\/1.1 200 OK/);
   });
 
-  it("answers 413 to a chunked body over 3 MiB without reading the rest, and closes that connection", async () => {
+  it("answers 413 to a chunked body over 3 MiB as soon as it is over, reads and drops the rest, then closes that connection", async () => {
     const chunk = Buffer.alloc(256 * 1024, 0x20);
+    let answeredBeforeEnd = false;
     const { text, closed } = await rawExchange(
       wh,
       async (send) => {
         send("POST /defaulting HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n");
         for (let i = 0; i < 16; i++) send(`${chunk.length.toString(16)}\r\n${chunk.toString("latin1")}\r\n`);
+        await new Promise((r) => setTimeout(r, 200));
+        answeredBeforeEnd = true;
+        send("0\r\n\r\n");
       },
-      (t) => t.includes("request body too large"),
+      () => false,
     );
+    expect(answeredBeforeEnd).toBe(true);
     expect(text).toMatch(/^HTTP\/1.1 413/);
+    expect(text).toContain("request body too large");
     expect(text.toLowerCase()).toContain("connection: close");
     expect(closed).toBe(true);
+  });
+
+  it("lets a client that writes a whole over-limit body read the 413 (no reset, no broken pipe)", async () => {
+    for (const mib of [3.1, 4, 8]) {
+      const body = Buffer.alloc(Math.round(mib * 1024 * 1024), 0x20);
+      for (let i = 0; i < 5; i++) {
+        const r = await httpsCall(wh.port, wh.ca, { path: "/defaulting", body });
+        expect(r.status, `${mib} MiB, try ${i}`).toBe(413);
+        expect(r.body).toBe("could not decode body:http: request body too large\n");
+      }
+    }
   });
 
   it("answers 413 at once when Content-Length announces more than 3 MiB", async () => {
