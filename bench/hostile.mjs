@@ -6,7 +6,8 @@
 //   node bench/hostile.mjs [--only env,volumes] [--paths /defaulting,/resource-validation] [--entries N]
 // With --server, the bodies go over HTTPS to one `duckbill serve` (as `npm start` runs it) instead: per body the
 // wall time, the server's peak RSS while answering it (VmHWM, reset before each body) and the latency of a
-// normal review sent right after.
+// normal review sent right after. With --server --stall N: N connections each send 3 MiB − 2 bytes of a 3 MiB − 1
+// body and stall; prints the server's peak RSS and a normal review's latency while they stall, and RSS after.
 import { fork } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { readFileSync, writeFileSync } from "node:fs";
@@ -67,7 +68,7 @@ async function child() {
 }
 
 async function main() {
-  const { values } = parseArgs({ options: { only: { type: "string" }, paths: { type: "string" }, entries: { type: "string" }, "timeout-s": { type: "string", default: "120" }, server: { type: "boolean", default: false } } });
+  const { values } = parseArgs({ options: { only: { type: "string" }, paths: { type: "string" }, entries: { type: "string" }, "timeout-s": { type: "string", default: "120" }, server: { type: "boolean", default: false }, stall: { type: "string" } } });
   if (values.server) return serverMain(values);
   const lists = values.only ? values.only.split(",") : ["env", "volumeMounts", "ports", "volumes", "envFrom", "args", "containers", "imagePullSecrets"];
   const paths = values.paths ? values.paths.split(",") : ["/defaulting", "/resource-validation"];
@@ -142,6 +143,14 @@ async function serverMain(values) {
   })();
   const lists = values.only ? values.only.split(",") : ["env", "volumeMounts", "ports", "volumes"];
   const paths = values.paths ? values.paths.split(",") : ["/defaulting", "/resource-validation"];
+  if (values.stall !== undefined) {
+    try {
+      await stallMain(Number(values.stall), port, ca, cp.pid);
+    } finally {
+      cp.kill("SIGKILL");
+    }
+    return;
+  }
   try {
     for (const list of lists) {
       for (const path of paths) {
@@ -156,6 +165,34 @@ async function serverMain(values) {
   } finally {
     cp.kill("SIGKILL");
   }
+}
+
+async function stallMain(n, port, ca, pid) {
+  const tls = await import("node:tls");
+  const len = MAX - 1;
+  const filler = Buffer.alloc(len - 1, 0x20);
+  const sockets = [];
+  let refused = 0;
+  writeFileSync(`/proc/${pid}/clear_refs`, "5");
+  for (let i = 0; i < n; i++) {
+    const s = tls.connect({ host: "127.0.0.1", port, ca, servername: "localhost" });
+    s.on("data", (d) => {
+      if (d.toString().startsWith("HTTP/1.1 429")) refused++;
+    });
+    s.on("error", () => undefined);
+    s.write(`POST /defaulting HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: ${len}\r\n\r\n`);
+    s.write(filler);
+    sockets.push(s);
+  }
+  // Let the bodies arrive, then time normal reviews while they stall.
+  await new Promise((r) => setTimeout(r, 5000));
+  const lat = [];
+  for (let i = 0; i < 20; i++) lat.push((await post(port, "/defaulting", NORMAL, ca)).ms);
+  const during = hwmMB(pid);
+  for (const s of sockets) s.destroy();
+  await new Promise((r) => setTimeout(r, 3000));
+  const rss = Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))[1]) / 1024;
+  console.log(JSON.stringify({ stalled: n, refused429: refused, peakRssMB: during, normalMsMax: Math.max(...lat), normalMsMedian: lat.sort((a, b) => a - b)[10], rssAfterCloseMB: Math.round(rss) }));
 }
 
 if (process.argv[2] === "--child") await child();

@@ -1,0 +1,3 @@
+module duckbill.dev/bench/go-client
+
+go 1.22
