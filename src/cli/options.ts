@@ -13,7 +13,7 @@ export interface OptionSpec {
 export const SERVE_OPTIONS = [
   { flag: "port", env: "WEBHOOK_PORT", default: "8443", description: "HTTPS port for the admission webhook" },
   { flag: "host", env: "WEBHOOK_HOST", default: "0.0.0.0", description: "address to listen on" },
-  { flag: "cert-dir", env: "CERT_DIR", default: "", description: "directory with tls.crt, tls.key, ca.crt (or a mounted webhook-certs Secret: server-cert.pem, server-key.pem, ca-cert.pem); when empty, certificates are generated" },
+  { flag: "cert-dir", env: "CERT_DIR", default: "", description: "directory with tls.crt, tls.key, ca.crt (or a mounted webhook-certs Secret: server-cert.pem, server-key.pem, ca-cert.pem), followed while serving: files replaced there (a renewed Secret volume, cert-manager) are served to new connections within 3 s, unless they fail the startup checks (the certificate in use then stays, with a warning); when empty, certificates are generated" },
   { flag: "generated-cert-dir", env: "GENERATED_CERT_DIR", default: "certs", description: "where generated certificates are written (ca.crt for clients to trust)" },
   { flag: "tls-source", env: "TLS_SOURCE", default: "auto", description: "where the serving certificate comes from: secret (the webhook-certs Secret, kept current and rotated by the leader), dir (--cert-dir), generated, or auto (dir when --cert-dir is set, else secret in a cluster, else generated)" },
   { flag: "secret-name", env: "WEBHOOK_SECRET_NAME", default: "webhook-certs", description: "the certificate Secret in --namespace" },

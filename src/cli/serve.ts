@@ -4,6 +4,7 @@ import type { Server } from "node:http";
 import type { Logger } from "pino";
 import type { AdmissionDeps } from "../admission/deps.js";
 import { chooseConfigStoreMode, createConfigStore, type ConfigStore } from "../config/store.js";
+import { CertDirWatch } from "../kube/cert-dir-watch.js";
 import { describeCertificate, generateTlsMaterial, loadTlsMaterial, writeTlsMaterial, type TlsMaterial } from "../kube/certificates.js";
 import { generationalKeys, parseGenerationalKinds } from "../admission/generation.js";
 import type { WebhookServer } from "../server/app.js";
@@ -175,6 +176,13 @@ export async function tlsFor(s: ServeSettings, logger: Logger): Promise<TlsMater
   return m;
 }
 
+/** Follows `dir` (tlsFor loaded the certificate from it): replaced files go to new handshakes. */
+function startCertDirWatch(dir: string, served: TlsMaterial, server: WebhookServer, logger: Logger): CertDirWatch {
+  const watch = new CertDirWatch({ dir, served, onTls: (m) => server.setTls(m), logger });
+  watch.start();
+  return watch;
+}
+
 /** Starts the HTTPS webhook and the metrics listener as configured. */
 export interface StartOptions {
   logger?: Logger;
@@ -258,6 +266,9 @@ export async function startWebhook(s: ServeSettings, deps: AdmissionDeps, opts: 
   });
   live.server = server;
   const { port } = await server.listen(parsePort(s.port, "--port", true), s.host);
+  // A certificate replaced in --cert-dir (a renewed Secret volume, cert-manager) is served without a restart;
+  // under --workers every worker runs this function and so follows the directory itself.
+  const certDirWatch = tlsSource !== "secret" && s["cert-dir"] !== "" ? startCertDirWatch(s["cert-dir"], tls, server, logger) : undefined;
   let metricsServer: Server | undefined;
   let metricsPort: number | undefined;
   if (metricsPortWanted !== 0) {
@@ -276,7 +287,8 @@ export async function startWebhook(s: ServeSettings, deps: AdmissionDeps, opts: 
     tls,
     async shutdown() {
       logger.info({ drainTimeout: s["drain-timeout"] }, "draining: probes fail from now on; closing once no request arrives for the drain period");
-      await server.drainAndClose();
+      await server.drainAndClose(); // the directory is still followed meanwhile: the drain can last a while
+      await certDirWatch?.close();
       await cluster?.close();
       await store.close();
       await closeMetrics();
@@ -284,6 +296,7 @@ export async function startWebhook(s: ServeSettings, deps: AdmissionDeps, opts: 
       logger.flush();
     },
     async close() {
+      await certDirWatch?.close();
       await server.close();
       await cluster?.close();
       await store.close();
