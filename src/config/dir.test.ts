@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { loadConfigDir, parseConfigFile } from "./dir.js";
+import { loadConfigDir, parseConfigFile, readConfigFile } from "./dir.js";
 
 describe("loadConfigDir", () => {
   let dir: string;
@@ -46,5 +46,46 @@ describe("parseConfigFile", () => {
 
   it("reads an empty file as no data", () => {
     expect(parseConfigFile("f.yaml", "")).toEqual({});
+  });
+});
+
+describe("readConfigFile", () => {
+  it.each([
+    ["a zero-byte file", ""],
+    ["whitespace", " \n\t\n"],
+    ["comments only", "# being written\n"],
+    ["a bare document marker", "---\n"],
+    ["a YAML null", "~\n"],
+  ])("tells %s apart from an empty ConfigMap", (_what, text) => {
+    expect(readConfigFile("f.yaml", text)).toEqual({ kind: "empty" });
+  });
+
+  it.each([
+    ["a manifest with `data: {}`", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: config-features\ndata: {}\n"],
+    ["a ConfigMap manifest without data", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: config-features\n"],
+    ["a ConfigMap manifest with `data:` left null", "kind: ConfigMap\ndata:\n"],
+    ["an explicit empty map", "{}\n"],
+  ])("takes %s as a real, empty ConfigMap", (_what, text) => {
+    expect(readConfigFile("f.yaml", text)).toEqual({ kind: "data", data: {} });
+  });
+
+  it.each([
+    ["a YAML syntax error", "kubernetes.podspec-affinity: [enab", /^config file "f.yaml" must be YAML or JSON: /],
+    ["JSON cut short", '{"kind":"ConfigMap","data":{"multi-container":"enabled"', /^config file "f.yaml" must be YAML or JSON: /],
+    ["a list", "- a\n", /^config file "f.yaml" must hold a ConfigMap or a map of strings$/],
+    ["a bare scalar", "kubernetes.podspec-affinity\n", /^config file "f.yaml" must hold a ConfigMap or a map of strings$/],
+    ["a manifest cut short before its kind", "apiVersion: v1\n", /^config file "f.yaml" must hold a ConfigMap or a map of strings, not a manifest of kind ""$/],
+    ["a manifest of another kind", "apiVersion: v1\nkind: Secret\ndata: {}\n", /^config file "f.yaml" must hold a ConfigMap or a map of strings, not a manifest of kind "Secret"$/],
+    ["data that is not a map", "kind: ConfigMap\ndata: [a]\n", /^config file "f.yaml": data must be a map of strings$/],
+    ["a value that is not a string", "multi-container: 1\n", /^config file "f.yaml": value of "multi-container" must be a string$/],
+  ])("names what is wrong with %s", (_what, text, error) => {
+    const r = readConfigFile("f.yaml", text);
+    expect(r.kind).toBe("invalid");
+    expect(r.kind === "invalid" ? r.error : "").toMatch(error);
+  });
+
+  it("reads a manifest's data and a flat map alike", () => {
+    expect(readConfigFile("f.yaml", "kind: ConfigMap\ndata:\n  multi-container: enabled\n")).toEqual({ kind: "data", data: { "multi-container": "enabled" } });
+    expect(readConfigFile("f.json", '{"multi-container":"enabled"}')).toEqual({ kind: "data", data: { "multi-container": "enabled" } });
   });
 });

@@ -40,23 +40,51 @@ async function readMountedConfigMap(dir: string): Promise<Record<string, string>
   return data;
 }
 
-/** A ConfigMap manifest or a flat map; every value must be a string, as in a ConfigMap's `data`. */
-export function parseConfigFile(file: string, text: string): Record<string, string> {
+/**
+ * What one configuration file holds: ConfigMap data, nothing at all (an empty or comment-only file: most likely one
+ * being written, so not taken for an empty ConfigMap), or something that is neither a ConfigMap manifest nor a map
+ * of strings (the reason says why). `data: {}`, `{}` and a manifest of kind ConfigMap without data are real, empty
+ * ConfigMaps.
+ */
+export type ConfigFileContent =
+  | { readonly kind: "data"; readonly data: Record<string, string> }
+  | { readonly kind: "empty" }
+  | { readonly kind: "invalid"; readonly error: string };
+
+const EMPTY_FILE: ConfigFileContent = Object.freeze({ kind: "empty" });
+
+function invalidFile(error: string): ConfigFileContent {
+  return { kind: "invalid", error };
+}
+
+export function readConfigFile(file: string, text: string): ConfigFileContent {
   let doc: unknown;
   try {
     doc = parseYaml(text);
   } catch (e) {
-    throw new Error(`config file "${file}" must be YAML or JSON: ${(e as Error).message}`);
+    return invalidFile(`config file "${file}" must be YAML or JSON: ${(e as Error).message}`);
   }
-  if (doc === null || doc === undefined) return Object.create(null) as Record<string, string>;
-  if (typeof doc !== "object" || Array.isArray(doc)) throw new Error(`config file "${file}" must hold a ConfigMap or a map of strings`);
+  if (doc === null || doc === undefined) return EMPTY_FILE;
+  if (typeof doc !== "object" || Array.isArray(doc)) return invalidFile(`config file "${file}" must hold a ConfigMap or a map of strings`);
   const obj = doc as Record<string, unknown>;
-  const source = obj.kind === "ConfigMap" ? (obj.data ?? {}) : obj;
-  if (typeof source !== "object" || source === null || Array.isArray(source)) throw new Error(`config file "${file}": data must be a map of strings`);
+  const manifest = Object.prototype.hasOwnProperty.call(obj, "kind") || Object.prototype.hasOwnProperty.call(obj, "apiVersion");
+  // A manifest of another kind, or one cut short before its kind (a file being written), is not a ConfigMap.
+  if (manifest && obj.kind !== "ConfigMap") {
+    return invalidFile(`config file "${file}" must hold a ConfigMap or a map of strings, not a manifest of kind ${JSON.stringify(obj.kind ?? "")}`);
+  }
+  const source = manifest ? (obj.data ?? {}) : obj;
+  if (typeof source !== "object" || source === null || Array.isArray(source)) return invalidFile(`config file "${file}": data must be a map of strings`);
   const data: Record<string, string> = Object.create(null) as Record<string, string>;
   for (const [k, v] of Object.entries(source as Record<string, unknown>)) {
-    if (typeof v !== "string") throw new Error(`config file "${file}": value of "${k}" must be a string`);
+    if (typeof v !== "string") return invalidFile(`config file "${file}": value of "${k}" must be a string`);
     data[k] = v;
   }
-  return data;
+  return { kind: "data", data };
+}
+
+/** readConfigFile for the one-shot loader: an empty file is no data (Knative's defaults), an invalid one throws. */
+export function parseConfigFile(file: string, text: string): Record<string, string> {
+  const r = readConfigFile(file, text);
+  if (r.kind === "invalid") throw new Error(r.error);
+  return r.kind === "data" ? r.data : (Object.create(null) as Record<string, string>);
 }

@@ -6,7 +6,8 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { ConfigStore, ConfigStoreOptions } from "../../src/config/store.js";
 import { createConfigStore } from "../../src/config/store.js";
 import { readConfigDirectory } from "../../src/config/sources/directory.js";
-import { capturedLogger, closeAll, eventually, testStore, type TestStore } from "./store-harness.js";
+import { capturedLogger, closeAll, eventually, testStore, type LogLine, type TestStore } from "./store-harness.js";
+import { DEFAULT_FEATURES } from "../../src/config/features.js";
 import { within } from "../support/timing.js";
 import { Registry } from "prom-client";
 
@@ -154,7 +155,7 @@ describe("configuration store, directory mode", () => {
     await writeFile(join(dir, "config-features.yaml"), "kubernetes.podspec-affinity: enabled\n");
     await writeFile(join(dir, "config-features.json"), "{}");
     const view = await readConfigDirectory(dir, ["config-features"]);
-    expect(view.get("config-features")?.error).toBe(`config-features is given more than once in ${dir} (config-features.yaml, config-features.json); keep one`);
+    expect(view.get("config-features")?.observed?.error).toBe(`config-features is given more than once in ${dir} (config-features.yaml, config-features.json); keep one`);
   });
 
   it("stops reloading on close", async () => {
@@ -166,6 +167,143 @@ describe("configuration store, directory mode", () => {
     await writeFile(file, "kubernetes.podspec-affinity: enabled\n");
     await new Promise((r) => setTimeout(r, 100));
     expect(t.store.current().admission.features.podSpecAffinity).toBe("Disabled");
+  });
+
+  describe("an entry caught while it is being written", () => {
+    const FEATURES = "config-features";
+
+    function warnings(t: TestStore): LogLine[] {
+      return t.lines.filter((l) => l.level === "warn" && l.configmap === FEATURES);
+    }
+
+    /** Waits until the source has read the directory `n` more times (each read ends in a sync). */
+    async function moreReads(t: TestStore, n: number): Promise<void> {
+      for (let i = 0; i < n; i++) {
+        const before = t.store.lastSyncTime()?.getTime() ?? 0;
+        await eventually(() => (t.store.lastSyncTime()?.getTime() ?? 0) > before, "another directory read", within(15_000));
+      }
+    }
+
+    async function startWith(text: string): Promise<{ t: TestStore; file: string }> {
+      const file = join(dir, `${FEATURES}.yaml`);
+      await writeFile(file, text);
+      const t = dirStore({ pollMs: 20 });
+      await t.store.start();
+      return { t, file };
+    }
+
+    it("keeps the last good value while a file is empty, warns once per content, then takes the written file", async () => {
+      const { t, file } = await startWith("kubernetes.podspec-affinity: enabled\n");
+      const good = t.store.current();
+      expect(good.admission.features.podSpecAffinity).toBe("Enabled");
+
+      await writeFile(file, ""); // truncated in place: what a writer does first
+      const warned = await eventually(() => warnings(t)[0], "the empty file to be warned about", within(15_000));
+      expect(warned).toMatchObject({ file, reason: "the file is empty" });
+      expect(warned.msg).toBe(`cannot use ${file} as ${FEATURES}: the file is empty; the configuration in effect for it stays`);
+      await moreReads(t, 3);
+      expect(t.store.current()).toBe(good);
+      expect(warnings(t)).toHaveLength(1);
+      expect(t.store.notReadyReason()).toBeUndefined();
+
+      await writeFile(file, "# being written\n"); // other content, still nothing in it: warned about once more
+      await eventually(() => warnings(t).length === 2, "the second empty content to be warned about", within(15_000));
+      await moreReads(t, 2);
+      expect(t.store.current()).toBe(good);
+      expect(warnings(t)).toHaveLength(2);
+
+      await writeFile(file, "kubernetes.podspec-affinity: allowed\n");
+      await eventually(() => t.store.current().admission.features.podSpecAffinity === "Allowed", "the written file to take effect", within(15_000));
+    });
+
+    it.each([
+      { what: "a YAML syntax error", text: "kubernetes.podspec-affinity: [enab", reason: /must be YAML or JSON: / },
+      { what: "JSON cut short", text: '{"kind":"ConfigMap","data":{"kubernetes.podspec-affinity":"en', reason: /must be YAML or JSON: / },
+      { what: "a manifest cut short before its kind", text: "apiVersion: v1\n", reason: /must hold a ConfigMap or a map of strings, not a manifest of kind ""$/ },
+      { what: "a list", text: "- kubernetes.podspec-affinity\n", reason: /must hold a ConfigMap or a map of strings$/ },
+    ])("keeps the last good value over $what, warns once, then takes the next valid file", async ({ text, reason }) => {
+      const { t, file } = await startWith("kubernetes.podspec-affinity: enabled\n");
+      const good = t.store.current();
+
+      await writeFile(file, text);
+      const warned = await eventually(() => warnings(t)[0], "the garbage to be warned about", within(15_000));
+      expect(warned.file).toBe(file);
+      expect(String(warned.reason)).toMatch(reason);
+      expect(String(warned.reason)).toContain(file);
+      await moreReads(t, 3);
+      expect(t.store.current()).toBe(good);
+      expect(warnings(t)).toHaveLength(1);
+      // As before: the store counts the rejected version once, and readiness does not change.
+      expect(await t.metric("duckbill_config_invalid_updates_total", { configmap: FEATURES })).toBe(1);
+      expect(t.store.notReadyReason()).toBeUndefined();
+
+      await writeFile(file, "kubernetes.podspec-affinity: allowed\n");
+      await eventually(() => t.store.current().admission.features.podSpecAffinity === "Allowed", "the valid file to take effect", within(15_000));
+    });
+
+    it.each([
+      { what: "a manifest with `data: {}`", text: "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: config-features\ndata: {}\n" },
+      { what: "a ConfigMap manifest without data", text: "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: config-features\n" },
+      { what: "an explicit empty map", text: "{}\n" },
+    ])("takes $what as a real, empty ConfigMap", async ({ text }) => {
+      const { t, file } = await startWith("kubernetes.podspec-affinity: enabled\n");
+      await writeFile(file, text);
+      await eventually(() => t.store.current().admission.features.podSpecAffinity === "Disabled", "the empty ConfigMap to take effect", within(15_000));
+      expect(t.store.current().data.get(FEATURES)).toEqual({});
+      expect(warnings(t)).toHaveLength(0);
+    });
+
+    it("keeps a deleted file's last value when the file comes back empty", async () => {
+      const { t, file } = await startWith("kubernetes.podspec-affinity: enabled\n");
+      await unlink(file);
+      await eventually(() => t.lines.find((l) => l.msg === `${FEATURES} was deleted; its last value stays in effect`), "the deletion to be seen", within(15_000));
+      await writeFile(file, "");
+      await eventually(() => warnings(t)[0], "the empty file to be warned about", within(15_000));
+      await moreReads(t, 2);
+      expect(t.store.current().admission.features.podSpecAffinity).toBe("Enabled");
+    });
+
+    it("at startup, with nothing read before, an empty file means Knative's defaults as before, with a warning", async () => {
+      const { t, file } = await startWith("");
+      expect(t.store.current().admission.features).toBe(DEFAULT_FEATURES);
+      expect(t.store.notReadyReason()).toBeUndefined();
+      expect(warnings(t)[0]?.msg).toBe(`cannot use ${file} as ${FEATURES}: the file is empty; nothing was read for it before, so Knative's defaults apply`);
+    });
+
+    it("at startup, with nothing read before, a file that does not parse means defaults and not ready as before, with a warning", async () => {
+      const { t, file } = await startWith("kubernetes.podspec-affinity: [enab");
+      expect(t.store.current().admission.features).toBe(DEFAULT_FEATURES);
+      expect(t.store.notReadyReason()).toMatch(new RegExp(`^${FEATURES} in dir:.* is invalid and no earlier value is known: config file ".*" must be YAML or JSON: `));
+      expect(warnings(t)[0]).toMatchObject({ file });
+    });
+
+    it("keeps a mounted ConfigMap's last good value while `..data` is mid-swap or its directory has no key files", async () => {
+      const mounted = join(dir, FEATURES);
+      const volume = new MountedVolume(mounted);
+      await volume.publish({ "kubernetes.podspec-affinity": "enabled" });
+      const t = dirStore({ pollMs: 20 });
+      await t.store.start();
+      const good = t.store.current();
+      expect(good.admission.features.podSpecAffinity).toBe("Enabled");
+
+      // `..data` swapped to a directory that is not there (yet): the key symlinks point nowhere too.
+      await symlink("..2026_01_01_99_99_99.gone", join(mounted, "..data_tmp"));
+      await rename(join(mounted, "..data_tmp"), join(mounted, "..data"));
+      const midSwap = await eventually(() => warnings(t)[0], "the swap to be warned about", within(15_000));
+      expect(midSwap).toMatchObject({ file: mounted, reason: "the mounted ConfigMap is being swapped (`..data` points to nothing)" });
+      await moreReads(t, 3);
+      expect(t.store.current()).toBe(good);
+
+      await volume.publish({}); // a volume whose files are all absent
+      const noFiles = await eventually(() => warnings(t)[1], "the empty volume to be warned about", within(15_000));
+      expect(noFiles).toMatchObject({ file: mounted, reason: "the mounted ConfigMap directory has no key files" });
+      await moreReads(t, 3);
+      expect(t.store.current()).toBe(good);
+      expect(warnings(t)).toHaveLength(2);
+
+      await volume.publish({ "kubernetes.podspec-affinity": "allowed" });
+      await eventually(() => t.store.current().admission.features.podSpecAffinity === "Allowed", "the next swap to take effect", within(15_000));
+    });
   });
 
   it("refuses a directory that does not exist, at creation", () => {

@@ -6,13 +6,17 @@
  * The directory itself may also be a kubelet volume (its entries are then symlinks through its own `..data`).
  * Changes are picked up by fs.watch (the directory, each mounted subdirectory and their `..data` targets) and by a
  * low-frequency poll, as fs.watch misses events on some filesystems (NFS, some overlay and FUSE mounts).
+ * An entry caught while it is being written never replaces a good configuration: an empty file, a mounted directory
+ * without key files or with `..data` mid-swap changes nothing, and a file that does not parse is rejected by the
+ * store like any invalid ConfigMap; either way a warning names the file and the reason, once per content. A real
+ * empty ConfigMap is written out (`data: {}`, a ConfigMap manifest without data, or `{}`).
  */
 import { createHash } from "node:crypto";
 import { watch, type FSWatcher } from "node:fs";
-import { readdir, readFile, realpath, stat } from "node:fs/promises";
+import { lstat, readdir, readFile, realpath, stat } from "node:fs/promises";
 import { join } from "node:path";
 import type { Logger } from "pino";
-import { parseConfigFile } from "../dir.js";
+import { readConfigFile } from "../dir.js";
 import type { ConfigMapSink, ObservedConfigMap } from "./sink.js";
 
 export interface DirectorySourceOptions {
@@ -50,59 +54,110 @@ function invalid(error: string): ObservedConfigMap {
   return { version: `error:${error}`, error };
 }
 
+const EMPTY_DATA: Readonly<Record<string, string>> = Object.freeze(Object.create(null) as Record<string, string>);
+const EMPTY_OBSERVED: ObservedConfigMap = Object.freeze({ version: digest(EMPTY_DATA), data: EMPTY_DATA });
+
+/** Why an entry cannot be used as its ConfigMap right now: what to log, once per distinct `key`. */
+export interface UnusableEntry {
+  readonly file: string;
+  readonly reason: string;
+  /** Identifies the content (reason and bytes): the same content is warned about once. */
+  readonly key: string;
+}
+
+/**
+ * One ConfigMap's entry as read. `observed` is reported to the store (which keeps the last good value over an
+ * invalid one). Without `observed`, the entry holds nothing usable (an empty file, a mounted directory without
+ * key files or in the middle of a swap): nothing is reported when the source reported this ConfigMap before, so
+ * the value in effect stays; otherwise `firstRead` is reported, what such an entry has always meant at startup.
+ */
+export interface EntryRead {
+  readonly observed?: ObservedConfigMap;
+  readonly unusable?: UnusableEntry;
+  readonly firstRead?: ObservedConfigMap;
+}
+
+function unusable(file: string, reason: string, content: string): UnusableEntry {
+  return { file, reason, key: `${reason}\0${createHash("sha256").update(content).digest("hex")}` };
+}
+
 /** Where a directory's current contents live: through `..data` when it is a kubelet volume (an atomic view). */
 async function contentRoot(dir: string): Promise<string> {
   try {
     return await realpath(join(dir, KUBELET_DATA_LINK));
   } catch (err) {
-    if (isNotFound(err)) return dir;
-    throw err;
+    if (!isNotFound(err)) throw err;
   }
+  // `..data` exists but points nowhere: kubelet is swapping it. Reading the directory itself would see a partial
+  // view, so report the ENOENT (the caller reads again shortly).
+  const link = await lstat(join(dir, KUBELET_DATA_LINK)).catch((err: unknown) => {
+    if (isNotFound(err)) return undefined;
+    throw err;
+  });
+  if (link !== undefined) throw Object.assign(new Error(`${join(dir, KUBELET_DATA_LINK)} points to nothing (kubelet is swapping it)`), { code: "ENOENT" });
+  return dir;
 }
 
-async function readMounted(dir: string): Promise<Record<string, string>> {
-  const root = await contentRoot(dir);
+async function readMounted(dir: string): Promise<EntryRead> {
+  let root: string;
+  try {
+    root = await contentRoot(dir);
+  } catch (err) {
+    if (!isNotFound(err)) throw err;
+    return { unusable: unusable(dir, "the mounted ConfigMap is being swapped (`..data` points to nothing)", "") };
+  }
   const data: Record<string, string> = Object.create(null) as Record<string, string>;
+  let files = 0;
   for (const key of await readdir(root)) {
     if (key.startsWith(".")) continue;
     const full = join(root, key);
-    if ((await stat(full)).isFile()) data[key] = await readFile(full, "utf8");
+    if ((await stat(full)).isFile()) {
+      data[key] = await readFile(full, "utf8");
+      files++;
+    }
   }
-  return data;
+  // kubelet writes one file per key: none at all is a volume not (or no longer) populated, not an empty ConfigMap.
+  if (files === 0) return { unusable: unusable(dir, "the mounted ConfigMap directory has no key files", ""), firstRead: EMPTY_OBSERVED };
+  return { observed: { version: digest(data), data } };
+}
+
+function readFileEntry(file: string, text: string): EntryRead {
+  const content = readConfigFile(file, text);
+  switch (content.kind) {
+    case "data":
+      return { observed: { version: digest(content.data), data: content.data } };
+    case "empty":
+      return { unusable: unusable(file, "the file is empty", text), firstRead: EMPTY_OBSERVED };
+    case "invalid":
+      return { observed: invalid(content.error), unusable: unusable(file, content.error, text) };
+  }
 }
 
 /**
- * Reads the watched ConfigMaps from `dir`: name → observed version, for the names present. A file that does not
- * parse, or a ConfigMap given twice, is reported as invalid (the store then keeps the last good value).
- * Throws ENOENT when a file vanished mid-read (the caller retries).
+ * Reads the watched ConfigMaps from `dir`: name → what its entry holds, for the names present. A file that does
+ * not parse, or a ConfigMap given twice, is reported as invalid (the store then keeps the last good value); an
+ * empty file or an unpopulated mounted directory is unusable (see EntryRead). Throws ENOENT when a file vanished
+ * mid-read or the directory's own `..data` is being swapped (the caller retries).
  */
-export async function readConfigDirectory(dir: string, names: readonly string[]): Promise<Map<string, ObservedConfigMap>> {
+export async function readConfigDirectory(dir: string, names: readonly string[]): Promise<Map<string, EntryRead>> {
   const root = await contentRoot(dir);
   const entries = new Set(await readdir(root));
-  const out = new Map<string, ObservedConfigMap>();
+  const out = new Map<string, EntryRead>();
   for (const name of names) {
     const found = [name, ...FILE_SUFFIXES.map((s) => name + s)].filter((e) => entries.has(e));
     const [entry] = found;
     if (entry === undefined) continue;
     if (found.length > 1) {
-      out.set(name, invalid(`${name} is given more than once in ${dir} (${found.join(", ")}); keep one`));
+      out.set(name, { observed: invalid(`${name} is given more than once in ${dir} (${found.join(", ")}); keep one`) });
       continue;
     }
     const full = join(root, entry);
     const info = await stat(full);
     if (entry === name) {
-      if (!info.isDirectory()) continue; // a bare file named like the ConfigMap is not one of the layouts
-      const data = await readMounted(full);
-      out.set(name, { version: digest(data), data });
+      if (info.isDirectory()) out.set(name, await readMounted(full)); // a bare file named like the ConfigMap is not one of the layouts
       continue;
     }
-    const text = await readFile(full, "utf8");
-    try {
-      const data = parseConfigFile(join(dir, entry), text);
-      out.set(name, { version: digest(data), data });
-    } catch (e) {
-      out.set(name, invalid((e as Error).message));
-    }
+    out.set(name, readFileEntry(join(dir, entry), await readFile(full, "utf8")));
   }
   return out;
 }
@@ -116,6 +171,10 @@ export class DirectoryConfigMapSource {
   private transientFailures = 0;
   private lastProblem = "";
   private closed = false;
+  /** ConfigMaps reported to the sink at least once (a deletion does not count): an unusable entry then keeps it. */
+  private readonly reported = new Set<string>();
+  /** ConfigMap → the unusable content last warned about, so a poll does not repeat the warning. */
+  private readonly warned = new Map<string, string>();
 
   constructor(private readonly opts: DirectorySourceOptions) {}
 
@@ -137,14 +196,32 @@ export class DirectoryConfigMapSource {
     await this.reading;
   }
 
-  private report(view: ReadonlyMap<string, ObservedConfigMap>): void {
+  private report(view: ReadonlyMap<string, EntryRead>): void {
     const { sink, names } = this.opts;
     for (const name of names) {
-      const observed = view.get(name);
-      if (observed === undefined) sink.observeMissing(name);
-      else sink.observe(name, observed);
+      const read = view.get(name);
+      if (read === undefined) {
+        sink.observeMissing(name);
+        continue;
+      }
+      if (read.unusable === undefined) this.warned.delete(name);
+      else this.warnOnce(name, read.unusable);
+      const observed = read.observed ?? (this.reported.has(name) ? undefined : read.firstRead);
+      if (observed === undefined) {
+        if (!this.reported.has(name)) sink.observeMissing(name);
+        continue;
+      }
+      this.reported.add(name);
+      sink.observe(name, observed);
     }
     sink.synced();
+  }
+
+  private warnOnce(name: string, problem: UnusableEntry): void {
+    if (this.warned.get(name) === problem.key) return;
+    this.warned.set(name, problem.key);
+    const kept = this.reported.has(name) ? "the configuration in effect for it stays" : "nothing was read for it before, so Knative's defaults apply";
+    this.opts.logger.warn({ configmap: name, file: problem.file, reason: problem.reason }, `cannot use ${problem.file} as ${name}: ${problem.reason}; ${kept}`);
   }
 
   /** A file event: read once the burst is over. */
