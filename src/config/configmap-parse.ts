@@ -1,13 +1,16 @@
 /**
- * knative/pkg `configmap.As*` parse functions (spec §5.1): a key that is absent keeps the default, a key that is
- * present must parse, and the error text is Knative's (`failed to parse "<key>": <Go error>`; AsBool returns
- * Go's error unwrapped). Values are not trimmed: knative/pkg at serving v0.44.2 passes them through as-is.
+ * knative/pkg `configmap.As*` parse functions (knative.dev/pkg/configmap/parse.go): a key that is absent keeps the
+ * default, a key that is present must parse, and the error text is Knative's (`failed to parse "<key>": <Go
+ * error>`; AsBool returns Go's error unwrapped). Values are not trimmed: knative/pkg at serving v0.44.2 passes them
+ * through as-is. Integers are parsed exactly, as strconv.ParseInt does (bigint, so int64 values beyond 2^53 keep
+ * their digits and range errors are strconv's).
  */
 import { goQuote } from "../apis/field-error.js";
 import { parseDuration, type Duration } from "../apis/golang/duration.js";
 import { parseBool, parseFloat, parseIntBig, type GoParse } from "../apis/golang/strconv.js";
 import { formatQuantity, parseQuantity } from "../apis/quantity.js";
 import type { ConfigData } from "./snapshot.js";
+import type { Int64 } from "./types.js";
 
 /** The value at `key` when the map really has it (never an inherited property). */
 export function lookup(data: ConfigData, key: string): string | undefined {
@@ -35,13 +38,20 @@ export function asBool(data: ConfigData, key: string, fallback: boolean): GoPars
   return raw === undefined ? present(fallback) : parseBool(raw);
 }
 
-/** configmap.AsInt64 (exact: int64 values beyond 2^53 keep their digits for messages). */
+/** configmap.AsInt64: strconv.ParseInt(raw, 10, 64), exact (int64 values beyond 2^53 keep their digits). */
 export function asInt64(data: ConfigData, key: string, fallback: bigint): GoParse<bigint> {
   const raw = lookup(data, key);
   return raw === undefined ? present(fallback) : wrap(key, parseIntBig(raw, 10, 64));
 }
 
-/** configmap.AsInt32. */
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+
+/** An exactly parsed int64 as rules hold it: a number while that is exact, else the bigint. */
+export function int64Value(v: bigint): Int64 {
+  return v >= -MAX_SAFE && v <= MAX_SAFE ? Number(v) : v;
+}
+
+/** configmap.AsInt32 (strconv.ParseInt(raw, 10, 32): every int32 is a safe number). */
 export function asInt32(data: ConfigData, key: string, fallback: number): GoParse<number> {
   const raw = lookup(data, key);
   if (raw === undefined) return present(fallback);

@@ -1,13 +1,15 @@
 /**
- * `config-defaults` (serving v0.44.2 `NewDefaultsConfigFromMap`, spec §5.3): parse in Knative's order, then the
- * cross-key checks; the first error wins. Container-name templates are Go text/templates over the parent's
- * ObjectMeta, checked by executing them against an empty ObjectMeta.
+ * `config-defaults` (serving v0.44.2 pkg/apis/config/defaults.go: NewDefaultsConfigFromMap): parse in Knative's
+ * order, then the cross-key checks; the first error wins. The int64 keys are parsed and compared exactly
+ * (configmap.AsInt64) and printed with all their digits, as Go's `%d` and `%v` print an int64. Container-name
+ * templates are Go text/templates over the parent's ObjectMeta, checked by executing them against an empty
+ * ObjectMeta.
  */
 import { errOutOfBoundsValue, renderFieldError } from "../apis/field-error.js";
 import { objectMetaValue } from "../apis/golang/template/object-meta.js";
 import { parseGoTemplate, type GoTemplate } from "../apis/golang/template/template.js";
 import type { GoParse } from "../apis/golang/strconv.js";
-import { asBool, asInt64, asQuantity, lookup } from "./configmap-parse.js";
+import { asBool, asInt64, asQuantity, int64Value, lookup } from "./configmap-parse.js";
 import { equalFoldAscii } from "./features.js";
 import type { ConfigData } from "./snapshot.js";
 import type { DefaultsConfig } from "./types.js";
@@ -126,11 +128,11 @@ export function parseDefaultsConfig(data: ConfigData): GoParse<DefaultsConfig> {
 
   const value: DefaultsConfig = Object.freeze({
     revisionTimeoutSeconds: Number(t),
-    maxRevisionTimeoutSeconds: Number(maxTimeout.value),
+    maxRevisionTimeoutSeconds: int64Value(maxTimeout.value),
     revisionResponseStartTimeoutSeconds: Number(responseStart.value),
     revisionIdleTimeoutSeconds: Number(idle.value),
     containerConcurrency: Number(cc.value),
-    containerConcurrencyMaxLimit: Number(ccMax.value),
+    containerConcurrencyMaxLimit: int64Value(ccMax.value),
     allowContainerConcurrencyZero: allowZero.value,
     enableServiceLinks,
     userContainerName: templateNamer(userTemplate.value),

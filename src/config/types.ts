@@ -43,14 +43,24 @@ export interface FeaturesConfig {
   readonly queueProxyResourceDefaults: Flag;
 }
 
-/** `config-defaults` (spec §5.3). Quantities are kept as the configured strings (canonicalised when applied). */
+/**
+ * A Go int64 read from a ConfigMap (knative.dev/pkg/configmap/parse.go: AsInt64): a number while it is a safe
+ * integer, the exact bigint beyond ±(2^53 − 1), so comparisons stay exact and messages print Go's digits.
+ */
+export type Int64 = number | bigint;
+
+/**
+ * `config-defaults` (serving pkg/apis/config/defaults.go). Quantities are kept as the configured strings
+ * (canonicalised when applied). The bounds that validation compares with and prints are exact (Int64); the values
+ * defaulting writes into objects are numbers, as the JSON they go into holds (beyond 2^53 they are rounded).
+ */
 export interface DefaultsConfig {
   readonly revisionTimeoutSeconds: number;
-  readonly maxRevisionTimeoutSeconds: number;
+  readonly maxRevisionTimeoutSeconds: Int64;
   readonly revisionResponseStartTimeoutSeconds: number;
   readonly revisionIdleTimeoutSeconds: number;
   readonly containerConcurrency: number;
-  readonly containerConcurrencyMaxLimit: number;
+  readonly containerConcurrencyMaxLimit: Int64;
   readonly allowContainerConcurrencyZero: boolean;
   /** Tri-state: undefined leaves `enableServiceLinks` unset. */
   readonly enableServiceLinks: boolean | undefined;
