@@ -29,7 +29,8 @@ export const SERVE_OPTIONS = [
   { flag: "request-timeout", env: "REQUEST_TIMEOUT", default: "30s", description: "bound on receiving one request (headers and body)" },
   { flag: "headers-timeout", env: "HEADERS_TIMEOUT", default: "10s", description: "bound on the TLS handshake and on receiving a request's headers (at most --request-timeout); slower clients are disconnected" },
   { flag: "keep-alive-timeout", env: "KEEP_ALIVE_TIMEOUT", default: "75s", description: "how long an idle keep-alive connection stays open" },
-  { flag: "max-connections", env: "WEBHOOK_MAX_CONNECTIONS", default: "0", description: "open connections accepted per serving process; more are closed at once (0: no limit)" },
+  { flag: "max-connections", env: "WEBHOOK_MAX_CONNECTIONS", default: "0", description: "open connections accepted per serving process; past it the longest-idle keep-alive connection is closed to make room, and a new one is refused only when all have a request in flight (0: no limit)" },
+  { flag: "max-buffered-bytes", env: "WEBHOOK_MAX_BUFFERED_BYTES", default: "64Mi", description: "request-body bytes held at once per serving process (bytes, or with a Ki/Mi/Gi suffix; at least 3Mi, one maximal body); past it the bodies arriving longest are answered 429 with Retry-After (0: no bound)" },
   { flag: "metrics-port", env: "METRICS_PORT", default: "9090", description: "plain-HTTP port for GET /metrics (0 disables)" },
   { flag: "metrics-host", env: "METRICS_HOST", default: "0.0.0.0", description: "address for the metrics listener" },
   { flag: "namespace", env: "SYSTEM_NAMESPACE", default: "knative-serving", description: "namespace of the webhook (certificate SANs; Secret, ConfigMaps and Leases in a cluster)" },
@@ -91,6 +92,16 @@ export function parsePort(s: string, what: string, allowZero = false): number {
 export function parseCount(s: string, what: string): number {
   const n = Number(s);
   if (!/^\d+$/.test(s) || !Number.isSafeInteger(n)) throw new Error(`${what} must be a whole number (0 or more), got "${s}"`);
+  return n;
+}
+
+const BYTE_SUFFIXES: Record<string, number> = { "": 1, Ki: 1024, Mi: 1024 ** 2, Gi: 1024 ** 3 };
+
+/** A byte count: digits with an optional binary suffix (`65536`, `64Ki`, `64Mi`, `1Gi`). */
+export function parseBytes(s: string, what: string): number {
+  const m = /^(\d+)(Ki|Mi|Gi)?$/.exec(s);
+  const n = m === null ? NaN : Number(m[1]) * (BYTE_SUFFIXES[m[2] ?? ""] as number);
+  if (!Number.isSafeInteger(n)) throw new Error(`${what} must be a byte count such as 67108864 or 64Mi, got "${s}"`);
   return n;
 }
 

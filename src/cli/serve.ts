@@ -11,7 +11,8 @@ import type { WebhookServer } from "../server/app.js";
 import { followLogLevel } from "../server/log-level.js";
 import { createLogger, LOG_LEVELS, type LogLevel } from "../server/logging.js";
 import { listenMetrics } from "../server/metrics-listener.js";
-import { parseBool, parseCount, parseDurationMs, parsePort, parseTlsMinVersion, type ServeSettings } from "./options.js";
+import { MAX_BODY_BYTES } from "../admission/http.js";
+import { parseBool, parseBytes, parseCount, parseDurationMs, parsePort, parseTlsMinVersion, type ServeSettings } from "./options.js";
 
 export interface RunningWebhook {
   readonly server: WebhookServer;
@@ -56,6 +57,7 @@ export function checkSettings(s: ServeSettings): void {
   parseDurationMs(s["headers-timeout"], "--headers-timeout (HEADERS_TIMEOUT)");
   parseDurationMs(s["keep-alive-timeout"], "--keep-alive-timeout (KEEP_ALIVE_TIMEOUT)");
   parseCount(s["max-connections"], "--max-connections (WEBHOOK_MAX_CONNECTIONS)");
+  parseMaxBufferedBytes(s["max-buffered-bytes"]);
   if (!(LOG_LEVELS as readonly string[]).includes(s["log-level"])) throw new Error(`--log-level (LOG_LEVEL) must be one of ${LOG_LEVELS.join(", ")}, got "${s["log-level"]}"`);
   parseDurationMs(s["config-watchdog"], "--config-watchdog (CONFIG_WATCHDOG)");
   parseGenerationalKinds(s.generational);
@@ -65,6 +67,14 @@ export function checkSettings(s: ServeSettings): void {
   parseBool(s["disable-ha"], "--disable-ha (DISABLE_HA)");
   parseBool(s["impact-warnings"], "--impact-warnings (DUCKBILL_IMPACT_WARNINGS)");
   parseDurationMs(s["dry-run-timeout"], "--dry-run-timeout (PODSPEC_DRYRUN_TIMEOUT)");
+}
+
+/** `--max-buffered-bytes`: 0 (no bound) or room for at least one maximal body. */
+function parseMaxBufferedBytes(v: string): number {
+  const what = "--max-buffered-bytes (WEBHOOK_MAX_BUFFERED_BYTES)";
+  const n = parseBytes(v, what);
+  if (n !== 0 && n < MAX_BODY_BYTES) throw new Error(`${what} must be 0 or at least 3Mi (one request body of the maximum size), got "${v}"`);
+  return n;
 }
 
 /** Whether cluster credentials are at hand: --kubeconfig/KUBECONFIG, or running in a pod. */
@@ -263,6 +273,7 @@ export async function startWebhook(s: ServeSettings, deps: AdmissionDeps, opts: 
     headersTimeoutMs: parseDurationMs(s["headers-timeout"], "--headers-timeout"),
     keepAliveTimeoutMs: parseDurationMs(s["keep-alive-timeout"], "--keep-alive-timeout"),
     maxConnections: parseCount(s["max-connections"], "--max-connections"),
+    maxBufferedBytes: parseMaxBufferedBytes(s["max-buffered-bytes"]),
   });
   live.server = server;
   const { port } = await server.listen(parsePort(s.port, "--port", true), s.host);
