@@ -3,6 +3,8 @@ import fc from "fast-check";
 import {
   also,
   at,
+  isFull,
+  withUncheckedEntries,
   MAX_HELD_ERROR_PATHS,
   MAX_RENDERED_ERROR_PATHS,
   moreErrorsLine,
@@ -1117,5 +1119,23 @@ describe("bounded rendering (MAX_RENDERED_ERROR_PATHS, MAX_HELD_ERROR_PATHS)", (
     const text = renderFieldError(errs);
     expect(text.length).toBeLessThan(MAX_RENDERED_ERROR_PATHS * 40);
     expect(text.endsWith(moreErrorsLine(1_000_000 - MAX_RENDERED_ERROR_PATHS))).toBe(true);
+  });
+});
+
+describe("loops that stop checking once the tree is full (isFull, withUncheckedEntries)", () => {
+  it("says how many list entries were not checked, in the errors' view only", () => {
+    let errs: FieldError | undefined;
+    let i = 0;
+    for (; i < 1_000_000 && !isFull(errs); i++) errs = also(errs, errMissingField("name").viaIndex(i));
+    expect(i).toBe(MAX_HELD_ERROR_PATHS);
+    const done = viaField(withUncheckedEntries(errs, 1_000_000 - i), "env");
+    const all = also(done, errGeneric("w", "x").at("Warning"));
+    expect(renderFieldError(filter(all, "Error")).endsWith(`\n${moreErrorsLine(0, 990_000)}`)).toBe(true);
+    expect(moreErrorsLine(0, 990_000)).toBe("too many errors: 0 more not shown, 990000 more list entries not checked");
+    // Dropped into a full parent, the count still arrives.
+    const parent = also(also(undefined, done), errGeneric("later", "y"));
+    expect(renderFieldError(parent)).toContain("990000 more list entries not checked");
+    // The warning came when the tree was full: counted in the warnings' view, without the unchecked entries.
+    expect(filter(all, "Warning")?.wrappedErrorTexts()).toEqual([moreErrorsLine(1)]);
   });
 });

@@ -43,9 +43,14 @@ const NO_STEPS: Steps = [];
  */
 export const MAX_RENDERED_ERROR_PATHS = 10_000;
 
-/** The last line of an error (or the last warning) rendered from MAX_RENDERED_ERROR_PATHS paths of more. */
-export function moreErrorsLine(omitted: number): string {
-  return `too many errors: ${omitted} more not shown`;
+/**
+ * The last line of an error (or the last warning) rendered from MAX_RENDERED_ERROR_PATHS paths of more: how many
+ * paths were left out and, where a loop stopped checking the entries of a list (`withUncheckedEntries`), how
+ * many entries it did not check.
+ */
+export function moreErrorsLine(omitted: number, unchecked = 0): string {
+  const line = `too many errors: ${omitted} more not shown`;
+  return unchecked === 0 ? line : `${line}, ${unchecked} more list entries not checked`;
 }
 
 /**
@@ -60,6 +65,7 @@ export const MAX_HELD_ERROR_PATHS = MAX_RENDERED_ERROR_PATHS;
 interface Budget {
   left: number;
   omitted: number;
+  unchecked: number;
 }
 const NO_PATHS: readonly string[] = [];
 const NO_ERRORS: readonly FieldError[] = [];
@@ -86,6 +92,9 @@ export class FieldError {
   // Paths `also` dropped at this node (not in its children) once the tree held MAX_HELD_ERROR_PATHS.
   #droppedErr = 0;
   #droppedWarn = 0;
+  // List entries a loop did not check once this tree was full: at this node, and in the whole subtree.
+  #uncheckedHere = 0;
+  #uncheckedTotal = 0;
 
   constructor(init: FieldErrorInit = {}) {
     this.message = init.message ?? "";
@@ -123,8 +132,11 @@ export class FieldError {
       fe.#warnWeight = tally.#warnWeight;
       fe.#droppedErr = tally.#droppedErr;
       fe.#droppedWarn = tally.#droppedWarn;
+      fe.#uncheckedHere = tally.#uncheckedHere;
+      fe.#uncheckedTotal = tally.#uncheckedTotal;
       return fe;
     }
+    let u = 0;
     let e = 0;
     let w = 0;
     if (message !== "") {
@@ -136,19 +148,34 @@ export class FieldError {
       const c = rawChildren[i] as FieldError;
       e += c.#errWeight;
       w += c.#warnWeight;
+      u += c.#uncheckedTotal;
     }
     fe.#errWeight = e;
     fe.#warnWeight = w;
+    fe.#uncheckedTotal = u;
     return fe;
   }
 
   // This node's counters, with `droppedErr`/`droppedWarn` more dropped at it.
-  #addDropped(droppedErr: number, droppedWarn: number): FieldError {
+  #addDropped(droppedErr: number, droppedWarn: number, unchecked = 0): FieldError {
     this.#droppedErr += droppedErr;
     this.#droppedWarn += droppedWarn;
     this.#errWeight += droppedErr;
     this.#warnWeight += droppedWarn;
+    this.#uncheckedHere += unchecked;
+    this.#uncheckedTotal += unchecked;
     return this;
+  }
+
+  /** Whether this tree holds MAX_HELD_ERROR_PATHS: `also` would only count what it is given. */
+  get isFull(): boolean {
+    return this.#errWeight + this.#warnWeight >= MAX_HELD_ERROR_PATHS;
+  }
+
+  /** This tree, saying that `n` more list entries were not checked (see `withUncheckedEntries`). */
+  withUncheckedEntries(n: number): FieldError {
+    if (n <= 0) return this;
+    return FieldError.#make(this.message, this.level, this.details, this.#rawPaths, this.#pathSteps, this.#rawChildren, this.#childSteps, this.#childCount, this).#addDropped(0, 0, n);
   }
 
   /** This node's own paths, with every `via*` prefix applied (Go's `Paths`). */
@@ -232,7 +259,7 @@ export class FieldError {
       this.#pathSteps,
       children,
       this.#childSteps,
-    ).#addDropped(level === "Error" ? this.#droppedErr + this.#droppedWarn : 0, level === "Error" ? 0 : this.#droppedErr + this.#droppedWarn);
+    ).#addDropped(level === "Error" ? this.#droppedErr + this.#droppedWarn : 0, level === "Error" ? 0 : this.#droppedErr + this.#droppedWarn, this.#uncheckedHere);
   }
 
   /** Go's `Filter`: only the nodes at `level` (undefined when none is left). */
@@ -255,13 +282,15 @@ export class FieldError {
     const dropped = level === "Error" ? this.#droppedErr : this.#droppedWarn;
     const dropE = level === "Error" ? dropped : 0;
     const dropW = level === "Error" ? 0 : dropped;
+    // Unchecked entries could have held errors: they belong to the errors' view.
+    const unchecked = level === "Error" ? this.#uncheckedHere : 0;
     if (!keepSelf) {
       // Dropped errors of this level keep a node to be counted in.
-      if (kept === undefined && dropped === 0) return undefined;
-      return FieldError.#make("", "Error", "", NO_PATHS, NO_STEPS, kept ?? NO_ERRORS, NO_STEPS).#addDropped(dropE, dropW);
+      if (kept === undefined && dropped === 0 && unchecked === 0) return undefined;
+      return FieldError.#make("", "Error", "", NO_PATHS, NO_STEPS, kept ?? NO_ERRORS, NO_STEPS).#addDropped(dropE, dropW, unchecked);
     }
     const pathSteps = concatSteps(this.#pathSteps, outer);
-    return FieldError.#make(this.message, this.level, this.details, this.#rawPaths, pathSteps, kept ?? NO_ERRORS, NO_STEPS).#addDropped(dropE, dropW);
+    return FieldError.#make(this.message, this.level, this.details, this.#rawPaths, pathSteps, kept ?? NO_ERRORS, NO_STEPS).#addDropped(dropE, dropW, unchecked);
   }
 
   /** Go's `WrappedErrors()`: the merged, sorted leaves (spec §2.3 steps 1–4), each path-complete. */
@@ -278,7 +307,7 @@ export class FieldError {
   wrappedErrorTexts(): string[] {
     const budget = bounded();
     const texts = mergeLeaves(this.#normalized(budget)).map(renderLeaf);
-    if (budget.omitted > 0) texts.push(moreErrorsLine(budget.omitted));
+    if (budget.omitted > 0 || budget.unchecked > 0) texts.push(moreErrorsLine(budget.omitted, budget.unchecked));
     return texts;
   }
 
@@ -291,7 +320,7 @@ export class FieldError {
       if (i > 0) out += "\n";
       out += renderLeaf(groups[i] as MergedLeaf);
     }
-    if (budget.omitted > 0) out += (out === "" ? "" : "\n") + moreErrorsLine(budget.omitted);
+    if (budget.omitted > 0 || budget.unchecked > 0) out += (out === "" ? "" : "\n") + moreErrorsLine(budget.omitted, budget.unchecked);
     return out;
   }
 
@@ -332,14 +361,16 @@ export class FieldError {
       // Bounded: the base as it is, the extras only counted (MAX_HELD_ERROR_PATHS).
       let droppedErr = 0;
       let droppedWarn = 0;
+      let unchecked = 0;
       for (const e of extra) {
         droppedErr += e.#errWeight;
         droppedWarn += e.#warnWeight;
+        unchecked += e.#uncheckedTotal;
       }
-      return FieldError.#make(base.message, base.level, base.details, base.#rawPaths, base.#pathSteps, base.#rawChildren, base.#childSteps, base.#childCount, base).#addDropped(droppedErr, droppedWarn);
+      return FieldError.#make(base.message, base.level, base.details, base.#rawPaths, base.#pathSteps, base.#rawChildren, base.#childSteps, base.#childCount, base).#addDropped(droppedErr, droppedWarn, unchecked);
     }
     if (base.#childCount === 0) {
-      return FieldError.#make(base.message, base.level, base.details, base.#rawPaths, base.#pathSteps, extra, NO_STEPS).#addDropped(base.#droppedErr, base.#droppedWarn);
+      return FieldError.#make(base.message, base.level, base.details, base.#rawPaths, base.#pathSteps, extra, NO_STEPS).#addDropped(base.#droppedErr, base.#droppedWarn, base.#uncheckedHere);
     }
     const shared = base.#rawChildren;
     if (base.#childSteps.length === 0 && shared.length === base.#childCount && shared !== NO_ERRORS) {
@@ -350,12 +381,13 @@ export class FieldError {
         grown.push(e);
         fe.#errWeight += e.#errWeight;
         fe.#warnWeight += e.#warnWeight;
+        fe.#uncheckedTotal += e.#uncheckedTotal;
       }
       fe.#childCount = grown.length;
       return fe;
     }
     const children = [...base.errors, ...extra];
-    return FieldError.#make(base.message, base.level, base.details, base.#rawPaths, base.#pathSteps, children, NO_STEPS).#addDropped(base.#droppedErr, base.#droppedWarn);
+    return FieldError.#make(base.message, base.level, base.details, base.#rawPaths, base.#pathSteps, children, NO_STEPS).#addDropped(base.#droppedErr, base.#droppedWarn, base.#uncheckedHere);
   }
 
   // This node seen from a parent that applies `outer` after the node's own steps.
@@ -401,6 +433,7 @@ export class FieldError {
 
   #visit(outer: Steps, out: Leaf[], budget: Budget): void {
     budget.omitted += this.#droppedErr + this.#droppedWarn;
+    budget.unchecked += this.#uncheckedHere;
     if (this.message === "") return;
     let raw = this.#rawPaths;
     const weight = raw.length === 0 ? 1 : raw.length;
@@ -424,11 +457,25 @@ export class FieldError {
 }
 
 function bounded(): Budget {
-  return { left: MAX_RENDERED_ERROR_PATHS, omitted: 0 };
+  return { left: MAX_RENDERED_ERROR_PATHS, omitted: 0, unchecked: 0 };
 }
 
 function unbounded(): Budget {
-  return { left: Infinity, omitted: 0 };
+  return { left: Infinity, omitted: 0, unchecked: 0 };
+}
+
+/**
+ * Whether `errs` is full (MAX_HELD_ERROR_PATHS): a loop over list entries may then stop building errors for the
+ * rest of the list (they would be dropped) and say how many entries it skipped with `withUncheckedEntries`.
+ * Building an error costs a few hundred bytes; a million entries that each yield a few were gigabytes of garbage.
+ */
+export function isFull(errs: FieldError | undefined): boolean {
+  return errs !== undefined && errs.isFull;
+}
+
+/** `errs` noting `n` list entries not checked (a no-op when `n` is 0; `errs` must be full to be defined). */
+export function withUncheckedEntries(errs: FieldError | undefined, n: number): FieldError | undefined {
+  return errs === undefined ? undefined : errs.withUncheckedEntries(n);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -17,6 +17,8 @@ import {
   goQuote,
   viaField,
   viaIndex,
+  isFull,
+  withUncheckedEntries,
 } from "../apis/field-error.js";
 import { parseImageReference } from "../apis/image-reference.js";
 import type { FeaturesConfig } from "../config/types.js";
@@ -180,7 +182,11 @@ function validate(container: JsonObject, volumes: VolumesByName, kind: Container
 
 function validateEnv(envVars: readonly unknown[], kind: ContainerKind, features: FeaturesConfig): FieldError | undefined {
   let errs: FieldError | undefined;
-  for (let i = 0; i < envVars.length; i++) errs = also(errs, viaIndex(validateEnvVar(asStruct(envVars[i]), kind, features), i));
+  for (let i = 0; i < envVars.length; i++) {
+    // Past the bound, what the rest would add is dropped anyway.
+    if (isFull(errs)) return withUncheckedEntries(errs, envVars.length - i);
+    errs = also(errs, viaIndex(validateEnvVar(asStruct(envVars[i]), kind, features), i));
+  }
   return errs;
 }
 

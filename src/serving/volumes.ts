@@ -15,6 +15,8 @@ import {
   viaFieldIndex,
   viaIndex,
   type FieldError,
+  isFull,
+  withUncheckedEntries,
 } from "../apis/field-error.js";
 import { isDNS1123Label } from "../apis/k8s-names.js";
 import { parseQuantity, quantitySign } from "../apis/quantity.js";
@@ -83,19 +85,24 @@ export function validateVolumes(
 ): { volumes: VolumesByName; errs: FieldError | undefined } {
   const volumes = new Map<string, JsonObject>();
   let errs: FieldError | undefined;
+  let unchecked = 0;
   for (let i = 0; i < vs.length; i++) {
     const volume = asStruct(vs[i]);
     const name = stringField(volume, "name");
-    if (volumes.has(name)) {
-      errs = also(errs, errGeneric(`duplicate volume name ${goQuote(name)}`, "name").viaIndex(i));
+    // Past the bound, what the entry would add is dropped anyway; the volumes are still all recorded.
+    if (isFull(errs)) unchecked++;
+    else {
+      if (volumes.has(name)) {
+        errs = also(errs, errGeneric(`duplicate volume name ${goQuote(name)}`, "name").viaIndex(i));
+      }
+      if (!mountedVolumes.has(name)) {
+        errs = also(errs, errGeneric(`volume with name ${goQuote(name)} not mounted`, "name").viaIndex(i));
+      }
+      errs = also(errs, viaIndex(validateVolume(volume, features), i));
     }
-    if (!mountedVolumes.has(name)) {
-      errs = also(errs, errGeneric(`volume with name ${goQuote(name)} not mounted`, "name").viaIndex(i));
-    }
-    errs = also(errs, viaIndex(validateVolume(volume, features), i));
     volumes.set(name, volume);
   }
-  return { volumes, errs };
+  return { volumes, errs: withUncheckedEntries(errs, unchecked) };
 }
 
 function validatePersistentVolumeClaims(volume: JsonObject, features: FeaturesConfig): FieldError | undefined {
@@ -273,6 +280,8 @@ export function validateVolumeMounts(mounts: readonly unknown[], volumes: Volume
   let errs: FieldError | undefined;
   const seenMountPath = new Set<string>();
   for (let i = 0; i < mounts.length; i++) {
+    // Past the bound, what the rest would add is dropped anyway (seenMountPath only feeds errors).
+    if (isFull(errs)) return withUncheckedEntries(errs, mounts.length - i);
     const vm = asStruct(mounts[i]);
     errs = also(errs, viaIndex(checkDisallowedFields(vm, VOLUME_MOUNT_MASK), i));
     const name = stringField(vm, "name");

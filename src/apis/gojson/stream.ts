@@ -58,7 +58,7 @@ export function decodeFirstJsonValue(body: Buffer | string): StreamDecodeResult 
   } catch {
     // Not a single clean value: fall through to the byte scanner for Go's answer.
   }
-  if (parsed && (text.length < MIN_LENGTH_FOR_DEPTH_ERROR || countOpeningBrackets(text) <= MAX_NESTING_DEPTH)) {
+  if (parsed && (text.length < MIN_LENGTH_FOR_DEPTH_ERROR || countOpeningBrackets(text) <= MAX_NESTING_DEPTH || validJsonDepth(text) <= MAX_NESTING_DEPTH)) {
     return { ok: true, value };
   }
 
@@ -67,6 +67,32 @@ export function decodeFirstJsonValue(body: Buffer | string): StreamDecodeResult 
   if (typeof end === "string") return { ok: false, error: end };
   const valueText = decodeUtf8LikeGo(bytes.subarray(0, end));
   return { ok: true, value: JSON.parse(hasSurrogateEscape(valueText) ? replaceLoneSurrogateEscapes(valueText) : valueText) };
+}
+
+/**
+ * The nesting depth of a text JSON.parse accepted (so strings are well formed): brackets inside strings do not
+ * count. A million `{}` in one list are a million brackets but depth 2; without this such a body was parsed twice.
+ */
+function validJsonDepth(text: string): number {
+  let depth = 0;
+  let max = 0;
+  const n = text.length;
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22 /* " */) {
+      // Skip the string: to the next quote not escaped by a backslash.
+      for (i++; i < n; i++) {
+        const d = text.charCodeAt(i);
+        if (d === 0x5c /* \ */) i++;
+        else if (d === 0x22) break;
+      }
+    } else if (c === 0x7b /* { */ || c === 0x5b /* [ */) {
+      if (++depth > max) max = depth;
+    } else if (c === 0x7d /* } */ || c === 0x5d /* ] */) {
+      depth--;
+    }
+  }
+  return max;
 }
 
 /** Upper bound of the nesting depth: every `[` or `{`, including those inside strings. */
