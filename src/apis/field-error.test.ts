@@ -6,6 +6,7 @@ import {
   isFull,
   withUncheckedEntries,
   MAX_HELD_ERROR_PATHS,
+  MAX_RENDERED_ERROR_PATH_CHARS,
   MAX_RENDERED_ERROR_PATHS,
   moreErrorsLine,
   compareByteOrder,
@@ -1131,11 +1132,26 @@ describe("loops that stop checking once the tree is full (isFull, withUncheckedE
     const done = viaField(withUncheckedEntries(errs, 1_000_000 - i), "env");
     const all = also(done, errGeneric("w", "x").at("Warning"));
     expect(renderFieldError(filter(all, "Error")).endsWith(`\n${moreErrorsLine(0, 990_000)}`)).toBe(true);
-    expect(moreErrorsLine(0, 990_000)).toBe("too many errors: 0 more not shown, 990000 more list entries not checked");
+    expect(moreErrorsLine(0, 990_000)).toBe("too many errors: 990000 more list entries not checked");
+    expect(moreErrorsLine(3, 990_000)).toBe("too many errors: 3 more not shown, 990000 more list entries not checked");
     // Dropped into a full parent, the count still arrives.
     const parent = also(also(undefined, done), errGeneric("later", "y"));
     expect(renderFieldError(parent)).toContain("990000 more list entries not checked");
     // The warning came when the tree was full: counted in the warnings' view, without the unchecked entries.
     expect(filter(all, "Warning")?.wrappedErrorTexts()).toEqual([moreErrorsLine(1)]);
+  });
+});
+
+describe("MAX_RENDERED_ERROR_PATH_CHARS", () => {
+  it("renders paths while their characters fit, and counts the rest", () => {
+    const long = "p".repeat(Math.floor(MAX_RENDERED_ERROR_PATH_CHARS * 0.4));
+    const errs = also(errGeneric("a", `${long}1`), errGeneric("b", `${long}2`), errGeneric("c", `${long}3`), errGeneric("d", "short"));
+    const text = renderFieldError(errs);
+    expect(text).toContain(`a: ${long}1`);
+    expect(text).toContain(`b: ${long}2`);
+    // The third long path does not fit; nothing after it is rendered either.
+    expect(text).not.toContain("c: ");
+    expect(text).not.toContain("d: short");
+    expect(text.endsWith(`\n${moreErrorsLine(2)}`)).toBe(true);
   });
 });

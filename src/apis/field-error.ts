@@ -44,13 +44,21 @@ const NO_STEPS: Steps = [];
 export const MAX_RENDERED_ERROR_PATHS = 10_000;
 
 /**
+ * How many characters of paths an error is rendered from (1 MiB): Knative's re-prefixing quirks (validateEnvFrom)
+ * make paths that grow with the list, so a few thousand entries would render hundreds of megabytes. Past it,
+ * the remaining paths are counted like those past MAX_RENDERED_ERROR_PATHS.
+ */
+export const MAX_RENDERED_ERROR_PATH_CHARS = 1024 * 1024;
+
+/**
  * The last line of an error (or the last warning) rendered from MAX_RENDERED_ERROR_PATHS paths of more: how many
  * paths were left out and, where a loop stopped checking the entries of a list (`withUncheckedEntries`), how
  * many entries it did not check.
  */
 export function moreErrorsLine(omitted: number, unchecked = 0): string {
-  const line = `too many errors: ${omitted} more not shown`;
-  return unchecked === 0 ? line : `${line}, ${unchecked} more list entries not checked`;
+  const notChecked = `${unchecked} more list entries not checked`;
+  if (unchecked === 0) return `too many errors: ${omitted} more not shown`;
+  return omitted === 0 ? `too many errors: ${notChecked}` : `too many errors: ${omitted} more not shown, ${notChecked}`;
 }
 
 /**
@@ -64,6 +72,7 @@ export const MAX_HELD_ERROR_PATHS = MAX_RENDERED_ERROR_PATHS;
 /** Counts paths while leaves are collected; past `limit`, leaves are only counted. */
 interface Budget {
   left: number;
+  charsLeft: number;
   omitted: number;
   unchecked: number;
 }
@@ -165,6 +174,11 @@ export class FieldError {
     this.#uncheckedHere += unchecked;
     this.#uncheckedTotal += unchecked;
     return this;
+  }
+
+  /** The paths this tree holds (a path-less leaf counting one), dropped ones included. */
+  get heldPaths(): number {
+    return this.#errWeight + this.#warnWeight;
   }
 
   /** Whether this tree holds MAX_HELD_ERROR_PATHS: `also` would only count what it is given. */
@@ -447,21 +461,37 @@ export class FieldError {
     } else {
       budget.left -= weight;
     }
-    out.push({
-      message: this.message,
-      level: this.level,
-      details: this.details,
-      paths: applyStepsToAll(raw, concatSteps(this.#pathSteps, outer)),
-    });
+    let paths = applyStepsToAll(raw, concatSteps(this.#pathSteps, outer));
+    let chars = 0;
+    for (let i = 0; i < paths.length; i++) {
+      chars += (paths[i] as string).length;
+      if (chars > budget.charsLeft) {
+        // The paths that still fit, the rest counted; nothing more is rendered.
+        budget.omitted += paths.length - i;
+        budget.left = 0;
+        budget.charsLeft = 0;
+        if (i === 0 && paths.length > 0) return;
+        paths = paths.slice(0, i);
+        chars = 0;
+        break;
+      }
+    }
+    budget.charsLeft -= chars;
+    out.push({ message: this.message, level: this.level, details: this.details, paths });
   }
 }
 
 function bounded(): Budget {
-  return { left: MAX_RENDERED_ERROR_PATHS, omitted: 0, unchecked: 0 };
+  return { left: MAX_RENDERED_ERROR_PATHS, charsLeft: MAX_RENDERED_ERROR_PATH_CHARS, omitted: 0, unchecked: 0 };
 }
 
 function unbounded(): Budget {
-  return { left: Infinity, omitted: 0, unchecked: 0 };
+  return { left: Infinity, charsLeft: Infinity, omitted: 0, unchecked: 0 };
+}
+
+/** The paths `errs` holds (a path-less leaf counting one), dropped ones included; 0 for undefined. */
+export function heldPaths(errs: FieldError | undefined): number {
+  return errs === undefined ? 0 : errs.heldPaths;
 }
 
 /**

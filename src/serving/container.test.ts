@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { renderFieldError, viaField, type FieldError } from "../apis/field-error.js";
+import { MAX_HELD_ERROR_PATHS, MAX_RENDERED_ERROR_PATH_CHARS, MAX_RENDERED_ERROR_PATHS, moreErrorsLine, renderFieldError, viaField, type FieldError } from "../apis/field-error.js";
 import type { FeaturesConfig, Flag } from "../config/types.js";
 import { validateInitContainer, validateSidecarContainer, validateUserContainer } from "./container.js";
 import type { VolumesByName } from "./volumes.js";
@@ -132,5 +132,28 @@ describe("validateInitContainer", () => {
       "field not allowed in an init container: c.livenessProbe, c.startupProbe\n" +
         "invalid value: 9090 is a reserved port: c.ports.containerPort\n9090 is a reserved port, please use a different value",
     );
+  });
+});
+
+describe("bounded work on hostile lists", () => {
+  const validate = (container: Record<string, unknown>): string => render(validateUserContainer(container, NO_VOLUMES, "http", features()));
+
+  it("a million env entries: the first 10,000 paths, the rest of the list counted as not checked", () => {
+    const text = validate({ ...base, env: Array.from({ length: 1_000_000 }, () => ({})) });
+    expect(text.startsWith("missing field(s): c.env[0].name, c.env[1000].name, ")).toBe(true);
+    expect(text.match(/c\.env\[\d+\]\.name/g)?.length).toBe(MAX_RENDERED_ERROR_PATHS);
+    expect(text.endsWith(`\n${moreErrorsLine(0, 1_000_000 - MAX_HELD_ERROR_PATHS)}`)).toBe(true);
+  });
+
+  it("envFrom's re-prefixing quirk: exact for a few entries, cut to MAX_RENDERED_ERROR_PATH_CHARS for thousands", () => {
+    const both = { configMapRef: {}, secretRef: {} };
+    // Exact (as Knative): every later entry re-prefixes the errors held so far.
+    expect(validate({ ...base, envFrom: [both, both] })).toBe(
+      "expected exactly one, got both: c.envFrom.configMapRef, c.envFrom.configMapRef[1].secretRef[1].configMapRef, " +
+        "c.envFrom.configMapRef[1].secretRef[1].secretRef, c.envFrom.secretRef",
+    );
+    const text = validate({ ...base, envFrom: Array.from({ length: 3000 }, () => both) });
+    expect(text.length).toBeLessThan(MAX_RENDERED_ERROR_PATH_CHARS + 64 * 1024);
+    expect(text).toMatch(/\ntoo many errors: (\d+ more not shown, )?\d+ more list entries not checked$/);
   });
 });

@@ -17,7 +17,9 @@ import {
   goQuote,
   viaField,
   viaIndex,
+  heldPaths,
   isFull,
+  MAX_RENDERED_ERROR_PATH_CHARS,
   withUncheckedEntries,
 } from "../apis/field-error.js";
 import { parseImageReference } from "../apis/image-reference.js";
@@ -209,9 +211,21 @@ function validateEnvValueFrom(source: JsonObject | undefined, features: Features
  * validateEnvFrom. Quirks kept from Go: the one-of errors carry no `[i]`, and a `secretRef`/`configMapRef`
  * entry re-prefixes everything accumulated so far with `[i].secretRef` / `[i].configMapRef`.
  */
+/**
+ * Re-prefixed paths validateEnvFrom accumulates before it stops checking entries: each adds at least `[i]`
+ * and a field name (about a dozen characters) to a rendered path, so past this many the message is longer
+ * than MAX_RENDERED_ERROR_PATH_CHARS and cut anyway.
+ */
+const MAX_REPREFIXED_PATHS = MAX_RENDERED_ERROR_PATH_CHARS / 8;
+
 function validateEnvFrom(envFromList: readonly unknown[]): FieldError | undefined {
   let errs: FieldError | undefined;
+  // Paths re-prefixed so far: Go rewrites every path held at each re-prefix, so entries with errors make paths
+  // (and the message) grow with the square of the list. Past MAX_REPREFIXED_PATHS the message is over
+  // MAX_RENDERED_ERROR_PATH_CHARS anyway: the rest of the list is not checked.
+  let reprefixed = 0;
   for (let i = 0; i < envFromList.length; i++) {
+    if (isFull(errs) || reprefixed > MAX_REPREFIXED_PATHS) return withUncheckedEntries(errs, envFromList.length - i);
     const envFrom = asStruct(envFromList[i]);
     errs = also(errs, viaIndex(checkDisallowedFields(envFrom, ENV_FROM_SOURCE_MASK), i));
     const cm = objectField(envFrom, "configMapRef");
@@ -220,10 +234,12 @@ function validateEnvFrom(envFromList: readonly unknown[]): FieldError | undefine
       errs = also(errs, viaIndex(checkDisallowedFields(sm, SECRET_ENV_SOURCE_MASK), i));
       // Go: errs.Also(CheckDisallowedFields(LocalObjectReference…)).ViaIndex(i).ViaField("secretRef"); the
       // LocalObjectReference mask copies its only field, so only the re-prefixing remains.
+      reprefixed += heldPaths(errs);
       errs = viaField(viaIndex(errs, i), "secretRef");
     }
     if (cm !== undefined) {
       errs = also(errs, viaIndex(checkDisallowedFields(cm, CONFIG_MAP_ENV_SOURCE_MASK), i));
+      reprefixed += heldPaths(errs);
       errs = viaField(viaIndex(errs, i), "configMapRef");
     }
     if (cm !== undefined && sm !== undefined) errs = also(errs, errMultipleOneOf("configMapRef", "secretRef"));
