@@ -7,6 +7,7 @@ import type { ConfigSnapshot } from "../config/snapshot.js";
 import type { GatedUsageView } from "../serving/gated-usage.js";
 import type { BodyBudget } from "./body-budget.js";
 import type { Drainer } from "./drain.js";
+import { releaseAfterBody } from "./heap-release.js";
 import { admissionLogFields, rejectionLogFields } from "./log-fields.js";
 import type { WebhookMetrics } from "./metrics.js";
 
@@ -132,7 +133,7 @@ export class AdmissionFastPath {
       reservation?.complete();
       const body = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size);
       chunks = [];
-      void this.respond(path, body, res, started);
+      void this.respond(path, body, res, started).then(() => releaseAfterBody(size));
     });
     // A client that goes away mid-body gets no answer; nothing is left behind.
     req.on("error", () => {
