@@ -11,6 +11,7 @@
 import { fork } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { readFileSync, writeFileSync } from "node:fs";
+import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 
 const MAX = 3 * 1024 * 1024;
