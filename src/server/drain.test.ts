@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { Drainer } from "./drain.js";
 
 describe("Drainer", () => {
@@ -17,12 +17,21 @@ describe("Drainer", () => {
     expect(performance.now() - started).toBeGreaterThanOrEqual(80 + 120 - 5);
   });
 
-  it("can be cancelled", async () => {
-    const d = new Drainer(60_000);
-    let resolved = false;
-    void d.drain().then(() => (resolved = true));
-    d.cancel();
-    await new Promise((r) => setTimeout(r, 20));
-    expect(resolved).toBe(false);
+  it("can be cancelled: once cancelled, the quiet period passing no longer ends the drain", async () => {
+    vi.useFakeTimers();
+    try {
+      const cancelled = new Drainer(100, () => Date.now());
+      const control = new Drainer(100, () => Date.now());
+      let cancelledDone = false;
+      let controlDone = false;
+      void cancelled.drain().then(() => (cancelledDone = true));
+      void control.drain().then(() => (controlDone = true));
+      cancelled.cancel();
+      await vi.advanceTimersByTimeAsync(1_000);
+      expect(controlDone).toBe(true);
+      expect(cancelledDone).toBe(false);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
