@@ -15,8 +15,7 @@ import { answerReview, type AdmissionPath } from "../admission/http.js";
 import type { AdmissionResponse } from "../admission/response.js";
 import { copyJsonValue } from "../apis/gojson/json-value.js";
 import type { GroupVersionKind } from "../apis/gvk.js";
-import { loadConfigDir } from "../config/dir.js";
-import { defaultSnapshot, type ConfigSnapshot } from "../config/snapshot.js";
+import type { ConfigSnapshot } from "../config/snapshot.js";
 import {
   applyMergePatch,
   createErrorLine,
@@ -33,6 +32,8 @@ import {
   WarningPrinter,
   withLastApplied,
 } from "./kubectl-apply.js";
+import { defaultDeps } from "./deps.js";
+import { loadConfig, PROCESS_IO, UsageError, type CliIO } from "./io.js";
 import { expandManifestPaths, ManifestError, readManifests, type ManifestDocument } from "./manifests.js";
 
 /** The webhook names the API server reports (spec §1.1). */
@@ -480,23 +481,6 @@ export function formatJson(results: readonly CheckResult[], printDefaulted: bool
   );
 }
 
-/** Where a command writes, so tests can capture it. */
-export interface CliIO {
-  write(text: string): void;
-  error(text: string): void;
-  readStdin(): Promise<string>;
-}
-
-export const PROCESS_IO: CliIO = {
-  write: (t) => void process.stdout.write(t),
-  error: (t) => void process.stderr.write(t),
-  readStdin: async () => {
-    const chunks: Buffer[] = [];
-    for await (const c of process.stdin) chunks.push(c as Buffer);
-    return Buffer.concat(chunks).toString("utf8");
-  },
-};
-
 export const CHECK_USAGE = `Usage: duckbill check [-f FILE|DIR|-]... [FILE...] [options]
 
 Runs every Knative object through the webhook's defaulting and validation exactly as the API server would
@@ -514,7 +498,6 @@ Options:
       --print-defaulted write the defaulted objects as YAML instead of kubectl's "created" lines
 `;
 
-class UsageError extends Error {}
 
 interface CheckArgs {
   files: string[];
@@ -568,16 +551,6 @@ function parseCheckArgs(argv: string[]): CheckArgs {
   };
 }
 
-/** Loads `--config-dir` (or Knative's defaults); shared with `duckbill features`. */
-export async function loadConfig(configDir: string | undefined): Promise<ConfigSnapshot> {
-  if (configDir === undefined || configDir === "") return defaultSnapshot();
-  try {
-    return await loadConfigDir(configDir);
-  } catch (e) {
-    throw new UsageError((e as Error).message);
-  }
-}
-
 /** `duckbill check`: returns the exit code. */
 export async function runCheck(argv: string[], io: CliIO = PROCESS_IO, deps?: AdmissionDeps): Promise<number> {
   try {
@@ -587,7 +560,7 @@ export async function runCheck(argv: string[], io: CliIO = PROCESS_IO, deps?: Ad
       return 0;
     }
     const config = await loadConfig(args.configDir);
-    const admissionDeps = deps ?? (await import("./main.js")).defaultDeps();
+    const admissionDeps = deps ?? defaultDeps();
     const opts: CheckOptions = { deps: admissionDeps, config, namespace: args.namespace, user: args.user };
     const sources = await expandManifestPaths(args.files, args.recursive);
     const docs = await readManifests(sources, io.readStdin);
@@ -615,4 +588,4 @@ export async function runCheck(argv: string[], io: CliIO = PROCESS_IO, deps?: Ad
   }
 }
 
-export { UsageError };
+export { loadConfig, PROCESS_IO, UsageError, type CliIO } from "./io.js";

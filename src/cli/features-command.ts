@@ -13,7 +13,9 @@ import { DEFAULT_FEATURES, FEATURES_CONFIG_NAME, parseFlag } from "../config/fea
 import { snapshotFrom, type ConfigSnapshot } from "../config/snapshot.js";
 import type { Flag } from "../config/types.js";
 import { FEATURE_GATES, featureGate, gatedFieldsUsed, gatesForFieldPath, neverAllowedField, normalizeFieldPath, podSpecOf, type FeatureGate } from "../serving/feature-gates.js";
-import { checkDocuments, DEFAULT_USER, loadConfig, PROCESS_IO, readOldObjects, UsageError, type CheckResult, type CliIO } from "./check.js";
+import { checkDocuments, DEFAULT_USER, readOldObjects, type CheckResult } from "./check.js";
+import { defaultDeps } from "./deps.js";
+import { loadConfig, PROCESS_IO, UsageError, type CliIO } from "./io.js";
 import { lastAppliedOf } from "./kubectl-apply.js";
 import { expandManifestPaths, ManifestError, readManifests, type ManifestDocument } from "./manifests.js";
 
@@ -225,7 +227,7 @@ async function runImpact(argv: string[], io: CliIO, deps: AdmissionDeps | undefi
   if (kubeconfig !== undefined && files.length > 0) throw new UsageError("impact checks either manifests (-f) or the cluster's live objects (--kubeconfig), not both");
   if (kubeconfig === undefined && files.length === 0) throw new UsageError("impact needs manifests (-f FILE|DIR|- or files as arguments) or --kubeconfig FILE for the cluster's live objects");
   const output = outputOf(values.output);
-  const admissionDeps = deps ?? (await import("./main.js")).defaultDeps();
+  const admissionDeps = deps ?? defaultDeps();
   const user = String(values.user);
   let config: ConfigSnapshot;
   let docs: ManifestDocument[];

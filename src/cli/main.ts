@@ -1,11 +1,9 @@
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { knativeRegistry } from "../serving/kinds.js";
-import { knativeConfigMapValidators } from "../config/validators.js";
 import { defaultSnapshot } from "../config/snapshot.js";
-import type { AdmissionDeps } from "../admission/deps.js";
 import type { LogLevel } from "../server/logging.js";
 import { isAdmissionPath } from "../admission/http.js";
+import { defaultDeps } from "./deps.js";
 import { optionsTable, resolveSettings, SERVE_OPTIONS } from "./options.js";
 
 const USAGE = `Usage: duckbill <command> [options]
@@ -29,9 +27,7 @@ admit options:
 serve options (flag, environment variable, default):
 `;
 
-export function defaultDeps(): AdmissionDeps {
-  return { kinds: knativeRegistry(), configMaps: knativeConfigMapValidators() };
-}
+export { defaultDeps } from "./deps.js";
 
 function version(): string {
   const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string };

@@ -3,7 +3,7 @@
  * A validator returns Knative's error text, or undefined when the data is acceptable. Names without a
  * validator are allowed without inspection (spec §1.1).
  */
-import { OTHER_CONFIGMAP_PARSERS } from "./configmaps/index.js";
+import { OTHER_CONFIGMAP_PARSERS, type ConfigMapParser } from "./configmaps/index.js";
 import { AUTOSCALER_CONFIG_NAME, parseAutoscalerConfig } from "./autoscaler.js";
 import { DEFAULTS_CONFIG_NAME, parseDefaultsConfig } from "./defaults.js";
 import { checkExample } from "./example-checksum.js";
@@ -11,8 +11,7 @@ import { FEATURES_CONFIG_NAME, parseFeaturesConfig } from "./features.js";
 
 export type ConfigMapValidator = (data: Readonly<Record<string, string>>, annotations: Readonly<Record<string, string>>) => string | undefined;
 
-/** A ConfigMap's parser: Knative's error text, or undefined when the data parses. */
-export type ConfigMapParser = (data: Readonly<Record<string, string>>) => string | undefined;
+export type { ConfigMapParser } from "./configmaps/index.js";
 
 export class ConfigMapValidators {
   private readonly byName: ReadonlyMap<string, ConfigMapValidator>;

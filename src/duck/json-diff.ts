@@ -12,7 +12,13 @@
  * Both documents are JSON values (objects, arrays and primitives, no `toJSON` methods), the roots objects
  * or arrays.
  */
-import type { JsonPatchOperation } from "./patch.js";
+/** One RFC 6902 operation, as sent in AdmissionResponse.patch. */
+export interface JsonPatchOperation {
+  op: "add" | "remove" | "replace" | "move" | "copy" | "test";
+  path: string;
+  value?: unknown;
+  from?: string;
+}
 
 type Container = Record<string, unknown> | unknown[];
 

@@ -1,12 +1,6 @@
-import { diffJson } from "./json-diff.js";
+import { diffJson, type JsonPatchOperation } from "./json-diff.js";
 
-/** One RFC 6902 operation, as sent in AdmissionResponse.patch. */
-export interface JsonPatchOperation {
-  op: "add" | "remove" | "replace" | "move" | "copy" | "test";
-  path: string;
-  value?: unknown;
-  from?: string;
-}
+export type { JsonPatchOperation } from "./json-diff.js";
 
 /**
  * The RFC 6902 patch that turns `before` into `after` (knative/pkg duck.CreatePatch). Paths are rooted at

@@ -3,7 +3,6 @@
  * config-autoscaler (spec §1.1 and §5.5–§5.12, as serving v0.44.2 validated them). Each returns Knative's
  * error text, or undefined when the data is acceptable.
  */
-import type { ConfigMapParser } from "../validators.js";
 import { CERTMANAGER_CONFIG_NAME, parseCertManagerConfig } from "./certmanager.js";
 import { DEPLOYMENT_CONFIG_NAME, parseDeploymentConfig } from "./deployment.js";
 import { DOMAIN_CONFIG_NAME, parseDomainConfig } from "./domain.js";
@@ -13,6 +12,9 @@ import { LOGGING_CONFIG_NAME, parseLoggingConfig } from "./logging.js";
 import { NETWORK_CONFIG_NAME, parseNetworkConfig } from "./network.js";
 import { OBSERVABILITY_CONFIG_NAME, parseObservabilityConfig } from "./observability.js";
 import { TRACING_CONFIG_NAME, parseTracingConfig } from "./tracing.js";
+
+/** A ConfigMap's parser: Knative's error text, or undefined when the data parses. */
+export type ConfigMapParser = (data: Readonly<Record<string, string>>) => string | undefined;
 
 export const OTHER_CONFIGMAP_PARSERS: ReadonlyArray<readonly [name: string, parse: ConfigMapParser]> = Object.freeze([
   [GC_CONFIG_NAME, parseGcConfig],

@@ -1,0 +1,32 @@
+import { loadConfigDir } from "../config/dir.js";
+import { defaultSnapshot, type ConfigSnapshot } from "../config/snapshot.js";
+
+/** Where a command writes, so tests can capture it. */
+export interface CliIO {
+  write(text: string): void;
+  error(text: string): void;
+  readStdin(): Promise<string>;
+}
+
+export const PROCESS_IO: CliIO = {
+  write: (t) => void process.stdout.write(t),
+  error: (t) => void process.stderr.write(t),
+  readStdin: async () => {
+    const chunks: Buffer[] = [];
+    for await (const c of process.stdin) chunks.push(c as Buffer);
+    return Buffer.concat(chunks).toString("utf8");
+  },
+};
+
+/** A mistake in how a command was called: exit 2 with the message. */
+export class UsageError extends Error {}
+
+/** Loads `--config-dir` (or Knative's defaults), for the commands that answer without a server. */
+export async function loadConfig(configDir: string | undefined): Promise<ConfigSnapshot> {
+  if (configDir === undefined || configDir === "") return defaultSnapshot();
+  try {
+    return await loadConfigDir(configDir);
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+}
