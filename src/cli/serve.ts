@@ -4,6 +4,7 @@ import type { Server } from "node:http";
 import type { Logger } from "pino";
 import type { AdmissionDeps } from "../admission/deps.js";
 import { chooseConfigStoreMode, createConfigStore, type ConfigStore } from "../config/store.js";
+import type { ClusterConfigSourceOptions } from "../kube/config-source.js";
 import { CertDirWatch } from "../kube/cert-dir-watch.js";
 import { describeCertificate, generateTlsMaterial, loadTlsMaterial, writeTlsMaterial, type TlsMaterial } from "../kube/certificates.js";
 import { generationalKeys, parseGenerationalKinds } from "../admission/generation.js";
@@ -123,18 +124,20 @@ async function clusterAccess(s: ServeSettings, logger: Logger, needed: boolean):
 async function openConfigStore(s: ServeSettings, logger: Logger, registry: import("prom-client").Registry, cluster: ClusterAccess | undefined): Promise<ConfigStore> {
   const mode = chooseConfigStoreMode({ source: s["config-source"], dir: s["config-dir"], kubeconfig: s.kubeconfig });
   if (mode === "cluster" && cluster === undefined) throw new Error("the cluster configuration source needs Kubernetes credentials");
-  const kubeConfig = cluster?.kubeConfig;
-  const clientRateLimits = cluster?.rateLimits;
+  const clusterSource: ClusterConfigSourceOptions = {
+    kubeConfig: cluster?.kubeConfig,
+    clientRateLimits: cluster?.rateLimits,
+    observers: new Map([[s["config-logging-name"], followLogLevel(logger, s["log-level"] as LogLevel)]]),
+  };
   const store = createConfigStore({
     mode,
     namespace: s.namespace,
-    kubeConfig,
-    clientRateLimits,
     dir: s["config-dir"] === "" ? undefined : s["config-dir"],
     logger,
     registry,
     watchdogMs: parseDurationMs(s["config-watchdog"], "--config-watchdog"),
-    ...(mode === "cluster" ? { observers: new Map([[s["config-logging-name"], followLogLevel(logger, s["log-level"] as LogLevel)]]) } : {}),
+    // Loaded on demand: @kubernetes/client-node takes about a second to import, and only cluster mode needs it.
+    ...(mode === "cluster" ? { cluster: async (ctx) => (await import("../kube/config-source.js")).openClusterConfigSource(clusterSource, ctx) } : {}),
   });
   // The cluster may take a while (retries with backoff); readiness says so meanwhile. Other sources are immediate.
   if (mode === "cluster") {

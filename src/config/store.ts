@@ -8,14 +8,12 @@
  * - one that is invalid at startup, with no earlier good value, also falls back to the defaults, but the store
  *   reports not ready until it is fixed: Knative refuses to start then, and a pod that would decide differently
  *   from its ready peers should not receive traffic.
- * Sources: the cluster (watch), a directory (reload) or the built-in defaults; see ./sources/.
+ * Sources: a directory (reload, ./sources/directory.ts), the built-in defaults, or the cluster: a watch the caller
+ * hands in as `cluster` (src/kube/config-source.ts), so this module never reaches the cluster itself.
  */
-import type { KubeConfig } from "@kubernetes/client-node";
 import { statSync } from "node:fs";
 import type { Logger } from "pino";
 import type { Registry } from "prom-client";
-import type { ClientRateLimits } from "../kube/client.js";
-import type { BackoffPolicy } from "./sources/backoff.js";
 import type { DirectoryConfigMapSource } from "./sources/directory.js";
 import { ConfigMetrics } from "./sources/metrics.js";
 import type { ConfigMapSink, ObservedConfigMap } from "./sources/sink.js";
@@ -27,10 +25,8 @@ export interface ConfigStoreOptions {
   readonly mode: ConfigStoreMode;
   /** SYSTEM_NAMESPACE (cluster mode); default knative-serving. */
   readonly namespace?: string;
-  /** `--kubeconfig` (cluster mode); otherwise KUBECONFIG, ~/.kube/config, then the in-cluster service account. */
-  readonly kubeconfig?: string;
-  /** An already loaded KubeConfig (cluster mode), used instead of `kubeconfig`. */
-  readonly kubeConfig?: KubeConfig;
+  /** Cluster mode: opens the watch of the store's ConfigMaps (src/kube/config-source.ts: clusterConfigSource). */
+  readonly cluster?: (ctx: ClusterSourceContext) => Promise<ConfigSource>;
   /** The configuration directory (dir mode). */
   readonly dir?: string;
   readonly logger: Logger;
@@ -38,12 +34,6 @@ export interface ConfigStoreOptions {
   readonly registry: Registry;
   /** Cluster mode: re-list when the watch brought no event or bookmark for this long (default 2 min). */
   readonly watchdogMs?: number;
-  /** Cluster mode: reconnect backoff (default 200 ms doubling to 30 s). */
-  readonly backoff?: BackoffPolicy;
-  /** Cluster mode: client-side request rate (default Knative's 20 QPS, burst 40). */
-  readonly clientRateLimits?: ClientRateLimits;
-  /** Cluster mode: seconds after which the server ends each watch (default a random 50–75 % of watchdogMs). */
-  readonly watchTimeoutSeconds?: number;
   /** Dir mode: safety-net poll period (default 30 s). */
   readonly pollMs?: number;
   /** Dir mode: quiet time after a file event before reading (default 50 ms). */
@@ -52,13 +42,25 @@ export interface ConfigStoreOptions {
   readonly fsWatch?: boolean;
   /** The ConfigMaps to track (default ADMISSION_CONFIGMAPS). */
   readonly names?: readonly string[];
-  /**
-   * Cluster mode: other ConfigMaps of the namespace to follow outside the admission snapshot and readiness
-   * (`config-logging` for the log level): called with the data of every version seen. A deletion keeps the last.
-   */
-  readonly observers?: ReadonlyMap<string, (data: ConfigData) => void>;
   /** Clock, for tests. */
   readonly now?: () => number;
+}
+
+/** What the store gives a cluster source: where to report, and what to watch. */
+export interface ClusterSourceContext {
+  readonly namespace: string;
+  readonly names: readonly string[];
+  readonly sink: ConfigMapSink;
+  readonly logger: Logger;
+  readonly metrics: ConfigMetrics;
+  /** Re-list when the watch brought no event or bookmark for this long. */
+  readonly watchdogMs: number;
+}
+
+/** A running source of ConfigMap versions. */
+export interface ConfigSource {
+  start(): void;
+  close(): Promise<void>;
 }
 
 export interface ConfigStore {
@@ -273,8 +275,7 @@ function positive(value: number | undefined, fallback: number, what: string): nu
 
 /**
  * Builds a store; checks its options (directory, periods) at once so a misconfiguration fails at startup with
- * a clear message. Nothing runs until `start()`; in cluster mode the credentials are loaded by `start()` unless
- * `kubeConfig` is given (callers that want to fail fast load them first with src/kube/client.ts).
+ * a clear message. Nothing runs until `start()`; in cluster mode `start()` opens the `cluster` source.
  */
 export function createConfigStore(opts: ConfigStoreOptions): ConfigStore {
   const names = opts.names ?? ADMISSION_CONFIGMAPS;
@@ -311,21 +312,24 @@ export function createConfigStore(opts: ConfigStoreOptions): ConfigStore {
     }
     case "cluster": {
       const watchdogMs = positive(opts.watchdogMs, DEFAULT_WATCHDOG_MS, "the watch watchdog period");
+      const open = opts.cluster;
+      if (open === undefined) throw new Error("the configuration store in cluster mode needs a cluster source");
       const live = liveConfig(`cluster:${namespace}`);
-      let source: { close(): Promise<void> } | undefined;
+      let source: ConfigSource | undefined;
+      let isClosed = false;
       let closed!: () => void;
       const whenClosed = new Promise<void>((resolve) => (closed = resolve));
       return new Store(live, {
         async start() {
-          // Loaded on demand: @kubernetes/client-node takes about a second to import, and only cluster mode needs it.
-          const { openClusterSource } = await import("./sources/cluster-open.js");
-          const opened = openClusterSource({ ...opts, watchdogMs, namespace, names, sink: live, logger, metrics });
+          const opened = await open({ watchdogMs, namespace, names, sink: live, logger, metrics });
+          if (isClosed) return void (await opened.close());
           source = opened;
           opened.start();
           // The first list may take retries; close() ends the wait too.
           await Promise.race([live.firstSync, whenClosed]);
         },
         async close() {
+          isClosed = true;
           closed();
           await source?.close();
         },

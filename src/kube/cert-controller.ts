@@ -10,7 +10,7 @@ import { isIP } from "node:net";
 import { CoreV1Api, type KubeConfig, type V1Secret } from "@kubernetes/client-node";
 import type { Logger } from "pino";
 import { Counter, Gauge, type Registry } from "prom-client";
-import { Backoff, DEFAULT_BACKOFF, type BackoffPolicy } from "../config/sources/backoff.js";
+import { Backoff, DEFAULT_BACKOFF, type BackoffPolicy } from "./backoff.js";
 import { describeApiError, statusCodeOf, withSignal } from "./api-request.js";
 import { knativeCommonName, knativeDnsNames } from "./certificate-issuer.js";
 import { readCertSecret, tlsMaterialOf, type TlsMaterialUpdate } from "./cert-secret.js";

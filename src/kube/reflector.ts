@@ -5,8 +5,8 @@
  * source and the certificate Secret watch.
  */
 import type { KubeConfig } from "@kubernetes/client-node";
-import { Backoff, DEFAULT_BACKOFF, type BackoffPolicy } from "../config/sources/backoff.js";
-import { StallWatchdog } from "../config/sources/watchdog.js";
+import { Backoff, DEFAULT_BACKOFF, type BackoffPolicy } from "./backoff.js";
+import { StallWatchdog } from "./watchdog.js";
 import { describeApiError, statusCodeOf } from "./api-request.js";
 import { abortableDelay, type RequestThrottle } from "./client.js";
 import { createKubeApi, KubeApiError, UndecodableWatchEvent, type KubeApi } from "./json-api.js";

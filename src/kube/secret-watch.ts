@@ -5,7 +5,7 @@
  */
 import { CoreV1Api, type KubeConfig, type V1Secret } from "@kubernetes/client-node";
 import type { Logger } from "pino";
-import type { BackoffPolicy } from "../config/sources/backoff.js";
+import type { BackoffPolicy } from "./backoff.js";
 import { withSignal } from "./api-request.js";
 import type { RequestThrottle } from "./client.js";
 import { Reflector } from "./reflector.js";

@@ -9,6 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { answerReview } from "../../src/admission/http.js";
 import { defaultDeps } from "../../src/cli/main.js";
 import type { ConfigStore, ConfigStoreOptions } from "../../src/config/store.js";
+import { clusterConfigSource } from "../../src/kube/config-source.js";
 import { CONFIGMAPS, configMap, FakeApiServer, type FakeApiServerOptions } from "../support/fake-apiserver.js";
 import { serviceReview } from "../support/webhook.js";
 import { closeAll, eventually, testStore, type TestStore } from "./store-harness.js";
@@ -48,7 +49,13 @@ describe("configuration store, cluster mode", () => {
 
   function clusterStore(opts: Partial<ConfigStoreOptions> = {}): TestStore {
     return testStore(
-      { mode: "cluster", namespace: NS, kubeConfig: api.kubeConfig(), watchdogMs: 10_000, backoff: { initialMs: 10, maxMs: 100 }, watchTimeoutSeconds: 60, ...opts },
+      {
+        mode: "cluster",
+        namespace: NS,
+        watchdogMs: 10_000,
+        cluster: clusterConfigSource({ kubeConfig: api.kubeConfig(), backoff: { initialMs: 10, maxMs: 100 }, watchTimeoutSeconds: 60 }),
+        ...opts,
+      },
       opened,
     );
   }
@@ -232,7 +239,7 @@ describe("configuration store, cluster mode", () => {
       const file = join(dir, "config");
       await writeFile(file, api.kubeconfigYaml());
       api.apply(CONFIGMAPS, configMap(NS, "config-features", { "kubernetes.podspec-affinity": "allowed" }));
-      const t = testStore({ mode: "cluster", namespace: NS, kubeconfig: file }, opened);
+      const t = testStore({ mode: "cluster", namespace: NS, cluster: clusterConfigSource({ kubeconfig: file }) }, opened);
       await t.store.start();
       expect(t.store.current().admission.features.podSpecAffinity).toBe("Allowed");
       expect(t.lines.find((l) => l.msg === "using Kubernetes credentials")).toMatchObject({ credentials: `--kubeconfig ${file}`, server: api.url });

@@ -1,7 +1,7 @@
 /** The pieces that decide when a watch is retried: backoff and the stall watchdog. */
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { Backoff } from "../../src/config/sources/backoff.js";
-import { StallWatchdog } from "../../src/config/sources/watchdog.js";
+import { Backoff } from "../../src/kube/backoff.js";
+import { StallWatchdog } from "../../src/kube/watchdog.js";
 
 describe("Backoff", () => {
   it("doubles from the initial delay up to the ceiling, and starts over after reset", () => {

@@ -13,6 +13,7 @@ import { Registry } from "prom-client";
 import { beforeAll, describe, expect, it } from "vitest";
 import { parseAllDocuments } from "yaml";
 import { createConfigStore } from "../../src/config/store.js";
+import { clusterConfigSource } from "../../src/kube/config-source.js";
 import { createPodDryRun } from "../../src/kube/dry-run.js";
 import { GatedUsageWatch } from "../../src/kube/gated-usage.js";
 import { createKubeApi } from "../../src/kube/json-api.js";
@@ -134,7 +135,7 @@ describe("RBAC (manifests/200-rbac.yaml)", () => {
       api.close();
 
       // The config store in cluster mode.
-      const store = createConfigStore({ mode: "cluster", namespace: NS, kubeConfig: fake.kubeConfig(), logger, registry: new Registry() });
+      const store = createConfigStore({ mode: "cluster", namespace: NS, cluster: clusterConfigSource({ kubeConfig: fake.kubeConfig() }), logger, registry: new Registry() });
       await store.start();
       await eventually(() => fake.count({ plural: "configmaps", watch: true }) >= 1, "the ConfigMap watch");
       await store.close();

@@ -5,13 +5,13 @@
  */
 import { CoreV1Api, type KubeConfig, type V1ConfigMap } from "@kubernetes/client-node";
 import type { Logger } from "pino";
-import { withSignal } from "../../kube/api-request.js";
-import type { RequestThrottle } from "../../kube/client.js";
-import { Reflector } from "../../kube/reflector.js";
+import { withSignal } from "./api-request.js";
+import type { RequestThrottle } from "./client.js";
+import { Reflector } from "./reflector.js";
 import type { BackoffPolicy } from "./backoff.js";
-import type { ConfigMetrics } from "./metrics.js";
-import type { ConfigData } from "../snapshot.js";
-import type { ConfigMapSink } from "./sink.js";
+import type { ConfigMetrics } from "../config/sources/metrics.js";
+import type { ConfigData } from "../config/snapshot.js";
+import type { ConfigMapSink } from "../config/sources/sink.js";
 
 export interface ClusterSourceOptions {
   readonly kubeConfig: KubeConfig;
