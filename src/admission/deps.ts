@@ -4,6 +4,8 @@ import type { RequestContext } from "../serving/context.js";
 import type { KindRegistry } from "../serving/registry.js";
 import type { ConfigMapValidators } from "../config/validators.js";
 
+export type { GatedUsageView };
+
 /** What the admission layer needs from the outside, passed in by the transport (never imported globally). */
 export interface AdmissionDeps {
   readonly kinds: KindRegistry;

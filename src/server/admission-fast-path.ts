@@ -1,10 +1,9 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { constants as http2Constants, type Http2ServerRequest, type Http2ServerResponse } from "node:http2";
 import type { Logger } from "pino";
-import type { AdmissionDeps, RequestEnv } from "../admission/deps.js";
+import type { AdmissionDeps, GatedUsageView, RequestEnv } from "../admission/deps.js";
 import { answerReview, bodyTooLargeRejection, isAdmissionPath, JSON_CONTENT_TYPE, MAX_BODY_BYTES, type AdmissionPath, type HttpAnswer } from "../admission/http.js";
 import type { ConfigSnapshot } from "../config/snapshot.js";
-import type { GatedUsageView } from "../serving/gated-usage.js";
 import type { BodyBudget } from "./body-budget.js";
 import type { Drainer } from "./drain.js";
 import { releaseAfterBody } from "./heap-release.js";
