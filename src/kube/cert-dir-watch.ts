@@ -22,7 +22,8 @@ import { watch, type FSWatcher } from "node:fs";
 import { readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import type { Logger } from "pino";
-import { loadTlsMaterial, TLS_FILE_NAMES, WEBHOOK_SECRET_KEYS, type TlsMaterial } from "./certificates.js";
+import { loadTlsMaterial } from "./tls-files.js";
+import { TLS_FILE_NAMES, WEBHOOK_SECRET_KEYS, type TlsMaterial } from "./tls-material.js";
 
 /** How often the files are compared when no fs.watch event came (a replaced certificate is served within this plus the debounce). */
 export const CERT_DIR_POLL_MS = 2_000;

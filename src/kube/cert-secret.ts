@@ -7,7 +7,7 @@
  * to its CA by public key, so order does not matter and a bundle may hold CAs without keys (e.g. one made by Knative).
  */
 import { X509Certificate, createPrivateKey, createPublicKey, type KeyObject } from "node:crypto";
-import { describeCertificate } from "./certificates.js";
+import { describeCertificate } from "./certificate-parse.js";
 
 /** Data keys: Knative's three plus the CA's key, so that the CA can outlive one serving certificate. */
 export const CERT_SECRET_KEYS = {

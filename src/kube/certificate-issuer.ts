@@ -6,6 +6,8 @@
  * subject equals its issuer and whose AKI cannot be disproved, and takes it for self-signed.
  */
 import { createPrivateKey, webcrypto } from "node:crypto";
+import { isIP } from "node:net";
+import type { GeneratedTlsMaterial, GenerateOptions } from "./tls-material.js";
 
 export interface KeyAndCertificate {
   /** PEM certificate. */
@@ -145,3 +147,94 @@ export function canSignWith(keyPem: string): boolean {
     return false;
   }
 }
+
+// ---------------------------------------------------------------------------------------------------------
+// Knative-shaped material for a standalone webhook
+
+const DAY_MS = 86_400_000;
+
+/**
+ * Generates a fresh ECDSA P-256 CA and a serving certificate it signs, both SHA-256, shaped like Knative's
+ * (§1.9) plus `localhost`/`127.0.0.1` so a standalone webhook is reachable locally.
+ */
+export async function generateTlsMaterial(opts: GenerateOptions = {}): Promise<GeneratedTlsMaterial> {
+  const serviceName = opts.serviceName ?? "webhook";
+  const namespace = opts.namespace ?? "knative-serving";
+  const clusterDomain = opts.clusterDomain ?? "cluster.local";
+  const caDays = opts.caValidityDays ?? 365;
+  const certDays = opts.certValidityDays ?? 7;
+
+  const problems = [
+    ...labelProblems("service name", serviceName),
+    ...labelProblems("namespace", namespace),
+    ...subdomainProblems("cluster domain", clusterDomain),
+    ...(opts.extraDnsNames ?? []).flatMap((name) => dnsNameProblems(name)),
+    ...(opts.extraIps ?? []).flatMap((ip) => (isIP(ip) === 0 ? [`extra IP "${ip}": must be a valid IP address`] : [])),
+    ...validityProblems("CA validity days", caDays),
+    ...validityProblems("certificate validity days", certDays),
+  ];
+  if (problems.length > 0) throw new Error(`invalid certificate options: ${problems.join("; ")}`);
+
+  // X.509 times have whole-second precision: truncate so notAfter equals what the certificate says.
+  const notBefore = new Date(Math.floor((opts.now ?? new Date()).getTime() / 1000) * 1000);
+  const caNotAfter = addDays(notBefore, caDays);
+  // A serving certificate outliving its CA would fail verification anyway; cap it at the CA's end.
+  const certNotAfter = new Date(Math.min(caNotAfter.getTime(), addDays(notBefore, certDays).getTime()));
+
+  const serviceFqdn = `${serviceName}.${namespace}`;
+  const dnsNames = uniq([
+    "localhost",
+    serviceName,
+    serviceFqdn,
+    `${serviceFqdn}.svc`,
+    `${serviceFqdn}.svc.${clusterDomain}`,
+    ...(opts.extraDnsNames ?? []),
+  ]);
+  const ips = uniq(["127.0.0.1", ...(opts.extraIps ?? [])]);
+  // Knative's shape: the CA has the serving certificate's subject and names; key identifiers tell them apart.
+  const names = { commonName: knativeCommonName(serviceName, namespace), dnsNames, ips };
+  const ca = await createCa({ ...names, notBefore, notAfter: caNotAfter });
+  const server = await issueServingCertificate(ca, { ...names, notBefore, notAfter: certNotAfter });
+  return { cert: server.cert, key: server.key, ca: ca.cert, caKey: ca.key, notAfter: certNotAfter };
+}
+
+const LABEL_RE = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+const SUBDOMAIN_RE = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+// Kubernetes' own wording (apimachinery/pkg/util/validation) so operators recognise it.
+const LABEL_MSG =
+  "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')";
+const SUBDOMAIN_MSG =
+  "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
+
+function labelProblems(what: string, value: string): string[] {
+  const out: string[] = [];
+  if (value.length > 63) out.push(`${what} "${value}": must be no more than 63 characters`);
+  if (!LABEL_RE.test(value)) out.push(`${what} "${value}": ${LABEL_MSG}`);
+  return out;
+}
+
+function subdomainProblems(what: string, value: string, checked = value): string[] {
+  const out: string[] = [];
+  if (value.length > 253) out.push(`${what} "${value}": must be no more than 253 characters`);
+  if (!SUBDOMAIN_RE.test(checked)) out.push(`${what} "${value}": ${SUBDOMAIN_MSG}`);
+  return out;
+}
+
+function dnsNameProblems(name: string): string[] {
+  // A leading "*." is a wildcard SAN; the rest must still be a subdomain.
+  return subdomainProblems("extra DNS name", name, name.startsWith("*.") ? name.slice(2) : name);
+}
+
+function validityProblems(what: string, days: number): string[] {
+  return Number.isFinite(days) && days > 0 ? [] : [`${what} ${String(days)}: must be a positive number`];
+}
+
+/** `from` plus `days`, rounded to whole seconds. */
+function addDays(from: Date, days: number): Date {
+  return new Date(from.getTime() + Math.round((days * DAY_MS) / 1000) * 1000);
+}
+
+function uniq(values: string[]): string[] {
+  return [...new Set(values)];
+}
+

@@ -7,7 +7,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { CertDirWatch } from "../../src/kube/cert-dir-watch.js";
-import { generateTlsMaterial, type TlsMaterial } from "../../src/kube/certificates.js";
+import { generateTlsMaterial } from "../../src/kube/certificate-issuer.js";
+import type { TlsMaterial } from "../../src/kube/tls-material.js";
 import { capturedLogger, eventually, type LogLine } from "../config/store-harness.js";
 
 interface Started {

@@ -6,8 +6,10 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { describeCertificate, generateTlsMaterial, loadTlsMaterial, writeTlsMaterial } from "./certificates.js";
-import type { GeneratedTlsMaterial, GenerateOptions, TlsMaterial } from "./certificates.js";
+import { generateTlsMaterial } from "./certificate-issuer.js";
+import { describeCertificate } from "./certificate-parse.js";
+import { loadTlsMaterial, writeTlsMaterial } from "./tls-files.js";
+import type { GeneratedTlsMaterial, GenerateOptions, TlsMaterial } from "./tls-material.js";
 
 const NOW = new Date("2026-03-01T10:00:00.000Z");
 const DAY_MS = 86_400_000;

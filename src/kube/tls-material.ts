@@ -1,0 +1,43 @@
+// The webhook's TLS material and the names of its files: what the issuer makes (certificate-issuer.ts), the cert
+// dir holds (tls-files.ts), the Secret stores (cert-secret.ts) and the server serves.
+
+export interface TlsMaterial {
+  /** Serving certificate (PEM; may be followed by intermediates when loaded from a directory). */
+  cert: string;
+  /** Private key of the serving certificate (PEM). */
+  key: string;
+  /** CA bundle that signed `cert` (PEM), or "" when a loaded directory has none. */
+  ca: string;
+  /** NotAfter of the serving certificate. */
+  notAfter: Date;
+}
+
+export interface GeneratedTlsMaterial extends TlsMaterial {
+  /** The CA's private key (PKCS#8 PEM); never written to disk by writeTlsMaterial. */
+  caKey: string;
+}
+
+export interface GenerateOptions {
+  serviceName?: string;
+  namespace?: string;
+  clusterDomain?: string;
+  extraDnsNames?: string[];
+  extraIps?: string[];
+  caValidityDays?: number;
+  certValidityDays?: number;
+  now?: Date;
+}
+
+export interface LoadOptions {
+  /** The instant the certificates must be valid at; defaults to the current time. */
+  now?: Date;
+}
+
+
+
+/** File names `duckbill serve` writes and reads in a cert dir. */
+export const TLS_FILE_NAMES = { cert: "tls.crt", key: "tls.key", ca: "ca.crt" } as const;
+/** Data keys of Knative's `webhook-certs` Secret, i.e. the file names when it is mounted (§1.9). */
+export const WEBHOOK_SECRET_KEYS = { cert: "server-cert.pem", key: "server-key.pem", ca: "ca-cert.pem" } as const;
+
+export type FileNames = { readonly cert: string; readonly key: string; readonly ca: string };
