@@ -1,3 +1,5 @@
+import { stringifyJson } from "../apis/gojson/json-bigint.js";
+
 /** admission.k8s.io AdmissionResponse as Knative builds it (spec §1.3). */
 export interface AdmissionResponse {
   uid: string;
@@ -42,7 +44,8 @@ export function toAdmissionResponse(uid: string, d: Decision): AdmissionResponse
     r.status = { metadata: {}, status: "Failure", message: d.message ?? "", reason: "BadRequest", code: 400 };
   }
   if (d.patch !== undefined) {
-    r.patch = Buffer.from(JSON.stringify(d.patch)).toString("base64");
+    // The patch's values may hold exactly read integers (bigints), which JSON.stringify cannot write.
+    r.patch = Buffer.from(stringifyJson(d.patch)).toString("base64");
     r.patchType = "JSONPatch";
   }
   if (d.warnings !== undefined && d.warnings.length > 0) {

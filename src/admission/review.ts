@@ -36,6 +36,8 @@ export function jsonKindOf(v: unknown): string {
     case "string":
       return "string";
     case "number":
+    case "bigint":
+      // A bigint is an integer literal read exactly (json-bigint.ts).
       return "number";
     case "boolean":
       return "bool";
@@ -48,11 +50,13 @@ class TypeMismatch {
   constructor(readonly message: string) {}
 }
 
+/**
+ * The UnmarshalTypeError of a value that does not fit a field. The fields read here are strings, bools and structs:
+ * a number is `number` whatever its literal (decode.go literalStore's default case; only numeric kinds get
+ * `number <literal>`).
+ */
 function mismatch(v: unknown, struct: string, field: string, goType: string): TypeMismatch {
-  let kind = jsonKindOf(v);
-  // Go reports the literal for numbers that do not fit an integer type ("number 1.5").
-  if (kind === "number" && goType !== "string" && !Number.isInteger(v)) kind = `number ${String(v)}`;
-  return new TypeMismatch(`json: cannot unmarshal ${kind} into Go struct field ${struct}.${field} of type ${goType}`);
+  return new TypeMismatch(`json: cannot unmarshal ${jsonKindOf(v)} into Go struct field ${struct}.${field} of type ${goType}`);
 }
 
 /**

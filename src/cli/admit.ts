@@ -1,6 +1,7 @@
 import { createInterface } from "node:readline";
 import { answerHttp, JSON_CONTENT_TYPE, type HttpAnswer } from "../admission/http.js";
 import type { AdmissionDeps } from "../admission/deps.js";
+import { parseJsonText, stringifyJson } from "../apis/gojson/json-bigint.js";
 import { snapshotFrom, type ConfigSnapshot } from "../config/snapshot.js";
 
 /** One line of `duckbill admit --batch` input: the conformance vectors' request format. */
@@ -13,8 +14,8 @@ interface BatchLine {
 }
 
 function bodyOf(line: BatchLine): string {
-  // An absent review means an empty body; anything else is sent as its JSON serialisation.
-  return Object.prototype.hasOwnProperty.call(line, "review") ? JSON.stringify(line.review) : "";
+  // An absent review means an empty body; anything else is sent as its JSON serialisation (integers as read).
+  return Object.prototype.hasOwnProperty.call(line, "review") ? stringifyJson(line.review) : "";
 }
 
 function pathOnly(path: string): string {
@@ -29,7 +30,7 @@ class SnapshotCache {
 
   forConfigs(configs: unknown): ConfigSnapshot {
     if (typeof configs !== "object" || configs === null || Array.isArray(configs)) return this.base;
-    const key = JSON.stringify(configs);
+    const key = stringifyJson(configs);
     let snap = this.cache.get(key);
     if (snap === undefined) {
       const merged: Record<string, Record<string, unknown>> = Object.create(null) as Record<string, Record<string, unknown>>;
@@ -64,7 +65,8 @@ export async function admitBatch(input: NodeJS.ReadableStream, output: NodeJS.Wr
     if (text.trim() === "") continue;
     let line: BatchLine;
     try {
-      line = JSON.parse(text) as BatchLine;
+      // Integers JSON.parse would round are read exactly, so the review sent is the one recorded.
+      line = parseJsonText(text) as BatchLine;
       if (typeof line !== "object" || line === null || Array.isArray(line)) throw new Error("a line must be a JSON object");
       if (typeof line.path !== "string") throw new Error('"path" must be a string');
     } catch (e) {

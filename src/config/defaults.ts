@@ -127,11 +127,11 @@ export function parseDefaultsConfig(data: ConfigData): GoParse<DefaultsConfig> {
   }
 
   const value: DefaultsConfig = Object.freeze({
-    revisionTimeoutSeconds: Number(t),
+    revisionTimeoutSeconds: int64Value(t),
     maxRevisionTimeoutSeconds: int64Value(maxTimeout.value),
-    revisionResponseStartTimeoutSeconds: Number(responseStart.value),
-    revisionIdleTimeoutSeconds: Number(idle.value),
-    containerConcurrency: Number(cc.value),
+    revisionResponseStartTimeoutSeconds: int64Value(responseStart.value),
+    revisionIdleTimeoutSeconds: int64Value(idle.value),
+    containerConcurrency: int64Value(cc.value),
     containerConcurrencyMaxLimit: int64Value(ccMax.value),
     allowContainerConcurrencyZero: allowZero.value,
     enableServiceLinks,

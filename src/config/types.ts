@@ -51,15 +51,15 @@ export type Int64 = number | bigint;
 
 /**
  * `config-defaults` (serving pkg/apis/config/defaults.go). Quantities are kept as the configured strings
- * (canonicalised when applied). The bounds that validation compares with and prints are exact (Int64); the values
- * defaulting writes into objects are numbers, as the JSON they go into holds (beyond 2^53 they are rounded).
+ * (canonicalised when applied). The int64 values are exact (Int64): the bounds validation compares with and prints,
+ * and the values defaulting writes into objects, whose JSON carries bigints exactly (apis/gojson/json-bigint.ts).
  */
 export interface DefaultsConfig {
-  readonly revisionTimeoutSeconds: number;
+  readonly revisionTimeoutSeconds: Int64;
   readonly maxRevisionTimeoutSeconds: Int64;
-  readonly revisionResponseStartTimeoutSeconds: number;
-  readonly revisionIdleTimeoutSeconds: number;
-  readonly containerConcurrency: number;
+  readonly revisionResponseStartTimeoutSeconds: Int64;
+  readonly revisionIdleTimeoutSeconds: Int64;
+  readonly containerConcurrency: Int64;
   readonly containerConcurrencyMaxLimit: Int64;
   readonly allowContainerConcurrencyZero: boolean;
   /** Tri-state: undefined leaves `enableServiceLinks` unset. */

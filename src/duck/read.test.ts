@@ -62,8 +62,16 @@ describe("readAs", () => {
     { object: { spec: { generation: 1.5 } }, error: "spec.generation: must be integer" },
     { object: { spec: { generation: -1 } }, error: "spec.generation: must be >= 0" },
     { object: { spec: { generation: 2 ** 60 } }, error: "spec.generation: must be <= 9007199254740991" },
+    // Integers a request body carries exactly (apis/gojson/json-bigint.ts): the same bounds, not "must be integer".
+    { object: { spec: { generation: 9007199254740993n } }, error: "spec.generation: must be <= 9007199254740991" },
+    { object: { spec: { generation: -9223372036854775808n } }, error: "spec.generation: must be >= 0" },
   ])("reports a value of the wrong type with its path: $error", ({ object, error }) => {
     expect(readAs(object, Generational)).toEqual({ ok: false, error });
+  });
+
+  it("keeps exactly read integers where the duck carries JSON whole", () => {
+    const object = { spec: { selector: { n: 9223372036854775807n }, template: { spec: { terminationGracePeriodSeconds: 9007199254740993n, containers: [] } } } };
+    expect(readAs(object, WithPod)).toEqual({ ok: true, view: object });
   });
 
   it("reports a map entry of the wrong type with the map's key", () => {

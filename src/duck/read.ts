@@ -27,6 +27,7 @@ function isObject(v: unknown): v is JsonObject {
 
 /** The part of `value` that `schema` reads. Values of the wrong JSON type are returned as they are, for the check to report. */
 function project(value: unknown, schema: DuckSchema): unknown {
+  if (typeof value === "bigint") return readsInteger(schema) ? Number(value) : value;
   if (typeof value !== "object" || value === null) return value;
   if (Array.isArray(value)) {
     if (schema.items === undefined) return copyJsonValue(value);
@@ -46,6 +47,16 @@ function project(value: unknown, schema: DuckSchema): unknown {
     setOwn(out, key, sub === undefined || sub === true ? copyJsonValue(member) : project(member, sub));
   }
   return out;
+}
+
+/**
+ * Whether the schema types an integer (int64Field). Views hold its values as numbers, so it reads integers up to
+ * ±(2^53 − 1); an integer read exactly beyond that (a bigint, apis/gojson/json-bigint.ts) is checked as its rounded
+ * number, and the check reports the bound it is past (`must be <= 9007199254740991`).
+ */
+function readsInteger(schema: DuckSchema): boolean {
+  const type = schema.type;
+  return type === "integer" || (Array.isArray(type) && type.includes("integer"));
 }
 
 /** `spec.generation: must be integer` — the member path as Knative prints field paths, then what is wrong. */

@@ -42,7 +42,7 @@ export function arrayOf(items: DuckSchema): DuckSchema {
 
 export const stringField: DuckSchema = { type: ["string", "null"] };
 
-/** int64 as JSON can carry it exactly (JSON.parse rounds beyond 2^53). */
+/** int64 as far as a view's number holds it exactly: beyond ±(2^53 − 1) the check reports the bound (read.ts). */
 export const int64Field: DuckSchema = { type: ["integer", "null"], minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER };
 
 /** Any JSON value, kept whole (`runtime.RawExtension`, a selector the duck does not look into). */

@@ -12,6 +12,7 @@ import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from
 import { Agent as HttpsAgent, request as httpsRequest, type RequestOptions } from "node:https";
 import type { KubeConfig } from "@kubernetes/client-node";
 import { goQuote } from "../apis/gojson/go-strings.js";
+import { stringifyJson } from "../apis/gojson/json-bigint.js";
 import type { RequestThrottle } from "./client.js";
 
 export type HttpMethod = "GET" | "POST" | "PUT";
@@ -273,7 +274,8 @@ export function createKubeApi(kubeConfig: KubeConfig, opts: { throttle?: Request
   return {
     server,
     async request(req: KubeRequest): Promise<unknown> {
-      const body = req.body === undefined ? undefined : JSON.stringify(req.body);
+      // A body may carry exactly read int64s (bigints: the pod of the PodSpec dry run), which JSON.stringify cannot write.
+      const body = req.body === undefined ? undefined : stringifyJson(req.body);
       const { res, url } = await open(req.method, req.path, req.query, body, req.signal);
       const text = await readAll(res, req.method, url, req.signal);
       const code = res.statusCode ?? 0;

@@ -13,6 +13,7 @@
 import { compareByteOrder, errDisallowedFields, type FieldError } from "../apis/field-error.js";
 import type { GoType, StructType } from "../apis/gojson/go-types.js";
 import { goTypeOf } from "../apis/gojson/knative-types.js";
+import type { Int64 } from "../config/types.js";
 
 export type JsonObject = Readonly<Record<string, unknown>>;
 
@@ -160,6 +161,14 @@ export function numberField(obj: JsonObject, key: string): number {
 
 export function boolField(obj: JsonObject, key: string): boolean {
   return obj[key] === true;
+}
+
+/**
+ * Whether a decoded value is a Go integer: a number, or a bigint for an int64 beyond ±(2^53 − 1), which the Go
+ * round trip keeps exact (apis/gojson/json-bigint.ts). Compare with `<`/`>` and print with String(): both are exact.
+ */
+export function isInt64(v: unknown): v is Int64 {
+  return typeof v === "number" || typeof v === "bigint";
 }
 
 /** A pointer-to-scalar field (`*int64`, `*bool`): undefined when nil. */

@@ -4,7 +4,7 @@
  */
 import { also, errInvalidValue, errMissingField, FieldError, CURRENT_FIELD } from "../apis/field-error.js";
 import { goTypeOf } from "../apis/gojson/index.js";
-import { isGoZero } from "./field-mask.js";
+import { isGoZero, isInt64 } from "./field-mask.js";
 import { asObject, metadataOf, type KObject } from "./kobject.js";
 
 const SPEC_TYPE = goTypeOf("networking.IngressSpec");
@@ -88,7 +88,7 @@ function validatePath(path: KObject | undefined, namespace: string): FieldError 
 
 function validateSplit(split: KObject | undefined, namespace: string): FieldError | undefined {
   if (split === undefined || isGoZero(split, SPLIT_TYPE, true)) return errMissingField(CURRENT_FIELD);
-  const percent = typeof split.percent === "number" ? split.percent : 0;
+  const percent = isInt64(split.percent) ? split.percent : 0;
   const errs = percent < 0 || percent > 100 ? errInvalidValue(percent, "percent") : undefined;
   return also(errs, validateBackend(split, namespace));
 }

@@ -18,6 +18,12 @@ describe("shortDiff on a RevisionSpec (Revision immutability)", () => {
       '*{v1.RevisionSpec}.ContainerConcurrency:\n\t-: "2"\n\t+: "1"\n',
     ],
     [
+      "an int64 beyond 2^53 (a bigint, exact after the Go round trip) prints with its digits",
+      { timeoutSeconds: 9223372036854775807n, containers: [container()] },
+      { timeoutSeconds: 9007199254740993n, containers: [container()] },
+      '*{v1.RevisionSpec}.TimeoutSeconds:\n\t-: "9223372036854775807"\n\t+: "9007199254740993"\n',
+    ],
+    [
       "a nil slice against a non-empty one is reported at the slice, elements printed with %+v",
       { containers: [container()] },
       { containers: [container({ env: [{ name: "A", value: "1" }] })] },

@@ -14,6 +14,7 @@
  */
 import { compareByteOrder, goFormatFloat, goQuote } from "../apis/field-error.js";
 import type { GoField, GoType, StructType } from "../apis/gojson/go-types.js";
+import { stringifyJson } from "../apis/gojson/json-bigint.js";
 import { k8sStructs } from "../apis/gojson/k8s-types.js";
 import { goTypeOf } from "../apis/gojson/knative-types.js";
 import { compareQuantities, formatQuantity, parseQuantity, type Quantity } from "../apis/quantity.js";
@@ -377,7 +378,8 @@ function formatValue(t: GoType, v: unknown, depth: number, plus: boolean): strin
     case "bool":
       return v === true ? "true" : "false";
     case "int":
-      return typeof v === "number" ? String(v) : "0";
+      // A bigint is an int64 beyond 2^53, exact (apis/gojson/json-bigint.ts).
+      return typeof v === "number" || typeof v === "bigint" ? String(v) : "0";
     case "float":
       return goFormatFloat(typeof v === "number" ? v : 0);
     case "bytes":
@@ -412,7 +414,7 @@ function formatValue(t: GoType, v: unknown, depth: number, plus: boolean): strin
     }
     default:
       if (typeof v === "string") return v;
-      return v === undefined || v === null ? "<nil>" : JSON.stringify(v);
+      return v === undefined || v === null ? "<nil>" : stringifyJson(v);
   }
 }
 

@@ -5,7 +5,7 @@
 import { also, errMissingField, type FieldError, CURRENT_FIELD } from "../apis/field-error.js";
 import { goTypeOf } from "../apis/gojson/index.js";
 import type { RequestContext } from "./context.js";
-import { isGoZero } from "./field-mask.js";
+import { isGoZero, isInt64 } from "./field-mask.js";
 import { asObject, ensureObject, metadataOf, type KObject } from "./kobject.js";
 import { validateObjectMetadata } from "./object-metadata.js";
 import { validateNamespacedObjectReference, validateProtocolType } from "./object-reference.js";
@@ -39,7 +39,7 @@ export function validatePodAutoscaler(pa: KObject, ctx: RequestContext): FieldEr
 
 function validateSpec(spec: KObject | undefined, ctx: RequestContext): FieldError | undefined {
   if (spec === undefined || isGoZero(spec, SPEC_TYPE, true)) return errMissingField(CURRENT_FIELD);
-  const cc = typeof spec.containerConcurrency === "number" ? spec.containerConcurrency : 0;
+  const cc = isInt64(spec.containerConcurrency) ? spec.containerConcurrency : 0;
   return also(
     validateNamespacedObjectReference(asObject(spec.scaleTargetRef))?.viaField("scaleTargetRef"),
     validateContainerConcurrency(cc, ctx.config.admission.defaults)?.viaField("containerConcurrency"),

@@ -9,6 +9,7 @@
  */
 import { errGeneric } from "../apis/field-error.js";
 import type { RequestContext } from "./context.js";
+import { isInt64 } from "./field-mask.js";
 import { asObject, metadataOf, type KObject } from "./kobject.js";
 import { setRevisionDefaults } from "./revision.js";
 import { semanticEqual } from "./semantic-equal.js";
@@ -120,7 +121,7 @@ export function buildDryRunPod(revisionSpec: KObject, namespace: string): KObjec
   const single = containers.length === 1;
   podSpec.containers = containers.map((c) => (single || hasPorts(c) ? makeServingContainer(c, userPort) : makeContainer(c)));
   const timeout = revisionSpec.timeoutSeconds;
-  if (typeof timeout === "number") podSpec.terminationGracePeriodSeconds = timeout;
+  if (isInt64(timeout)) podSpec.terminationGracePeriodSeconds = timeout;
   else delete podSpec.terminationGracePeriodSeconds;
   return { apiVersion: "v1", kind: "Pod", metadata: { generateName: DRY_RUN_NAME, namespace }, spec: podSpec };
 }

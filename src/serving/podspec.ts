@@ -17,7 +17,7 @@ import {
   CURRENT_FIELD,
 } from "../apis/field-error.js";
 import { isDNS1123Subdomain } from "../apis/k8s-names.js";
-import type { AdmissionConfig, DefaultsConfig, FeaturesConfig } from "../config/types.js";
+import type { AdmissionConfig, DefaultsConfig, FeaturesConfig, Int64 } from "../config/types.js";
 import { validateInitContainer, validateSidecarContainer, validateUserContainer } from "./container.js";
 import type { RequestContext } from "./context.js";
 import {
@@ -25,6 +25,7 @@ import {
   asStruct,
   checkDisallowedFields,
   defineMask,
+  isInt64,
   objectField,
   presentField,
   stringField,
@@ -50,16 +51,16 @@ export type RevisionSpecConfig = Pick<AdmissionConfig, "features" | "defaults">;
 export function validateRevisionSpecWith(spec: JsonObject, config: RevisionSpecConfig): FieldError | undefined {
   let errs = validatePodSpec(spec, config.features);
   const timeoutSeconds = presentField(spec, "timeoutSeconds");
-  if (typeof timeoutSeconds === "number") errs = also(errs, validateTimeoutSeconds(timeoutSeconds, config.defaults));
+  if (isInt64(timeoutSeconds)) errs = also(errs, validateTimeoutSeconds(timeoutSeconds, config.defaults));
   const containerConcurrency = presentField(spec, "containerConcurrency");
-  if (typeof containerConcurrency === "number") {
+  if (isInt64(containerConcurrency)) {
     errs = also(errs, viaField(validateContainerConcurrency(containerConcurrency, config.defaults), "containerConcurrency"));
   }
   return errs;
 }
 
 /** validateTimeoutSeconds: 0 means "the default"; otherwise within [0, max-revision-timeout-seconds]. */
-function validateTimeoutSeconds(timeoutSeconds: number, defaults: DefaultsConfig): FieldError | undefined {
+function validateTimeoutSeconds(timeoutSeconds: Int64, defaults: DefaultsConfig): FieldError | undefined {
   if (timeoutSeconds === 0) return undefined;
   const max = defaults.maxRevisionTimeoutSeconds;
   if (timeoutSeconds > max || timeoutSeconds < 0) return errOutOfBoundsValue(timeoutSeconds, 0, max, "timeoutSeconds");
@@ -67,7 +68,7 @@ function validateTimeoutSeconds(timeoutSeconds: number, defaults: DefaultsConfig
 }
 
 /** serving.ValidateContainerConcurrency: within [0 or 1, container-concurrency-max-limit]. */
-export function validateContainerConcurrency(containerConcurrency: number, defaults: DefaultsConfig): FieldError | undefined {
+export function validateContainerConcurrency(containerConcurrency: Int64, defaults: DefaultsConfig): FieldError | undefined {
   const min = defaults.allowContainerConcurrencyZero ? 0 : 1;
   const max = defaults.containerConcurrencyMaxLimit;
   if (containerConcurrency < min || containerConcurrency > max) {

@@ -4,8 +4,9 @@
  * in place; what is written is what `json.Marshal` of the defaulted Go struct would hold.
  */
 import { canonicalQuantityString } from "../apis/quantity.js";
-import type { DefaultsConfig } from "../config/types.js";
+import type { DefaultsConfig, Int64 } from "../config/types.js";
 import type { RequestContext } from "./context.js";
+import { isInt64 } from "./field-mask.js";
 import { applyDefaultContainerNames, collectContainerNames, hasUnnamedContainer } from "./container-names.js";
 
 type JsonObject = Record<string, unknown>;
@@ -20,8 +21,8 @@ export function defaultRevisionSpec(spec: JsonObject, ctx: RequestContext, paren
   const { defaults, features } = ctx.config.admission;
 
   const timeout = spec["timeoutSeconds"];
-  if (typeof timeout !== "number" || timeout === 0) spec["timeoutSeconds"] = defaults.revisionTimeoutSeconds;
-  const timeoutSeconds = spec["timeoutSeconds"] as number;
+  if (!isInt64(timeout) || timeout === 0) spec["timeoutSeconds"] = defaults.revisionTimeoutSeconds;
+  const timeoutSeconds = spec["timeoutSeconds"] as Int64;
   // Idle and response-start defaults only when non-zero and below the revision timeout (a zero or
   // absent value means "no timer" to the queue proxy).
   if (isNil(spec["idleTimeoutSeconds"])) {

@@ -59,6 +59,12 @@ describe("validatePodSecurityContext", () => {
       "expected 0 <= -1 <= 2147483647: sc.runAsUser, sc.supplementalGroups[1]\n" +
         "expected 0 <= 2147483648 <= 2147483647: sc.runAsGroup, sc.supplementalGroups[2]",
     ],
+    [
+      "id bounds of int64s beyond 2^53 (bigints: the Go round trip keeps them exact)",
+      { runAsUser: 9223372036854775807n, supplementalGroups: [1000, -9223372036854775808n] },
+      { podSpecSecurityContext: "Enabled" },
+      "expected 0 <= -9223372036854775808 <= 2147483647: sc.supplementalGroups[1]\n" + "expected 0 <= 9223372036854775807 <= 2147483647: sc.runAsUser",
+    ],
   ];
   it.each(cases)("%s", (_name, sc, flags, want) => {
     expect(render("sc", validatePodSecurityContext(sc, features(flags)))).toBe(want);

@@ -9,6 +9,7 @@ import {
   arrayField,
   checkDisallowedFields,
   defineMask,
+  isInt64,
   isJsonObject,
   objectField,
   presentField,
@@ -73,7 +74,7 @@ export function validatePodSecurityContext(sc: JsonObject | undefined, features:
   const groups = arrayField(sc, "supplementalGroups");
   for (let i = 0; i < groups.length; i++) {
     const gid = groups[i];
-    if (typeof gid === "number" && (gid < MIN_GROUP_ID || gid > MAX_GROUP_ID)) {
+    if (isInt64(gid) && (gid < MIN_GROUP_ID || gid > MAX_GROUP_ID)) {
       errs = also(errs, errOutOfBoundsValue(gid, MIN_GROUP_ID, MAX_GROUP_ID, "").viaFieldIndex("supplementalGroups", i));
     }
   }
@@ -104,7 +105,7 @@ function addCapabilitiesAllowed(cap: JsonObject, features: FeaturesConfig): bool
 
 function checkIdBounds(sc: JsonObject, field: string, min: number, max: number): FieldError | undefined {
   const id = presentField(sc, field);
-  if (typeof id !== "number" || (id >= min && id <= max)) return undefined;
+  if (!isInt64(id) || (id >= min && id <= max)) return undefined;
   return errOutOfBoundsValue(id, min, max, field);
 }
 

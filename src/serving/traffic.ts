@@ -16,6 +16,7 @@ import {
   type FieldError,
 } from "../apis/field-error.js";
 import { goStringList, isDNS1035Label, isQualifiedName } from "../apis/k8s-names.js";
+import { isInt64 } from "./field-mask.js";
 
 export interface TrafficOptions {
   /**
@@ -39,7 +40,10 @@ export function validateTraffic(spec: Record<string, unknown>, opts: TrafficOpti
     errs = also(errs, validateTarget(target, opts.serviceContext)?.viaIndex(i));
 
     const percent = target?.percent;
-    if (typeof percent === "number") {
+    if (typeof percent === "bigint") {
+      // Beyond 2^53 (the Go round trip keeps int64s exact): the sum goes exact too.
+      exactSum = (exactSum ?? BigInt(sum)) + percent;
+    } else if (typeof percent === "number") {
       const next = sum + percent;
       // Go sums int64s: leave floating point before precision is lost.
       if (exactSum !== undefined) exactSum += BigInt(percent);
@@ -85,7 +89,7 @@ function validateTarget(target: Record<string, unknown> | undefined, serviceCont
   errs = also(errs, validateReference(revisionName, configurationName, serviceContext));
 
   const percent = target?.percent;
-  if (typeof percent === "number" && (percent < 0 || percent > 100)) {
+  if (isInt64(percent) && (percent < 0 || percent > 100)) {
     errs = also(errs, errOutOfBoundsValue(percent, 0, 100, "percent"));
   }
 

@@ -50,6 +50,15 @@ describe("duckbill admit", () => {
     expect(out[4].review.response.status.message).toBe("mutation failed: unhandled kind: serving.knative.dev/v1, Kind=Widget");
   });
 
+  it("sends a batch line's review with its integers as written (int64s beyond 2^53 stay exact)", () => {
+    const review = JSON.stringify(serviceReview({ uid: "big-1" })).replace('"containers":[', '"timeoutSeconds":9223372036854775807,"containers":[');
+    expect(review).toContain("9223372036854775807");
+    const r = run(["admit", "--batch"], `{"name":"big","path":"/resource-validation","review":${review}}\n`);
+    expect(r.status).toBe(0);
+    const out = JSON.parse(r.stdout.trim()) as { review: { response: { status?: { message: string } } } };
+    expect(out.review.response.status?.message).toContain("expected 0 <= 9223372036854775807 <= 600: spec.template.spec.timeoutSeconds");
+  });
+
   it("reports unreadable batch lines and exits 2", () => {
     const r = run(["admit", "--batch"], "not json\n");
     expect(r.status).toBe(2);

@@ -24,12 +24,18 @@ const PODS: ResourceType = { group: "", version: "v1", plural: "pods", kind: "Po
 const POD = { apiVersion: "v1", kind: "Pod", metadata: { generateName: "dry-run-validation", namespace: "team-a" }, spec: { containers: [{ name: "user-container", image: "img" }] } };
 
 /** A one-route API server whose answer each test chooses; `hang` never answers. */
-async function scriptedServer(answer: (res: ServerResponse) => void | "hang"): Promise<{ server: Server; kubeconfig: string; requests: string[] }> {
+async function scriptedServer(answer: (res: ServerResponse) => void | "hang"): Promise<{ server: Server; kubeconfig: string; requests: string[]; bodies: string[] }> {
   const requests: string[] = [];
+  const bodies: string[] = [];
   const server = createServer((req, res) => {
     requests.push(`${req.method} ${req.url}`);
-    req.resume();
-    req.on("end", () => answer(res));
+    let body = "";
+    req.setEncoding("utf8");
+    req.on("data", (chunk: string) => (body += chunk));
+    req.on("end", () => {
+      bodies.push(body);
+      answer(res);
+    });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const port = (server.address() as AddressInfo).port;
@@ -41,7 +47,7 @@ async function scriptedServer(answer: (res: ServerResponse) => void | "hang"): P
     contexts: [{ name: "s", context: { cluster: "s", user: "s" } }],
     "current-context": "s",
   });
-  return { server, kubeconfig, requests };
+  return { server, kubeconfig, requests, bodies };
 }
 
 async function kubeApiFor(kubeconfig: string): Promise<KubeApi> {
@@ -127,12 +133,31 @@ describe("createPodDryRun against misbehaving servers", () => {
   });
 
   async function dryRunAgainst(answer: (res: ServerResponse) => void | "hang", timeoutMs?: number) {
-    const { server, kubeconfig, requests } = await scriptedServer(answer);
+    const { server, kubeconfig, requests, bodies } = await scriptedServer(answer);
     servers.push(server);
     const api = await kubeApiFor(kubeconfig);
     apis.push(api);
-    return { dryRun: createPodDryRun({ api, timeoutMs }), requests, url: api.server };
+    return { dryRun: createPodDryRun({ api, timeoutMs }), requests, bodies, url: api.server };
   }
+
+  it("sends an int64 beyond 2^53 with its digits: timeoutSeconds int64 max becomes the pod's grace period", async () => {
+    const { dryRun, bodies } = await dryRunAgainst((res) => {
+      res.writeHead(201, { "Content-Type": "application/json" });
+      res.end("{}");
+    });
+    const deps = { kinds: knativeRegistry(), configMaps: knativeConfigMapValidators(), podDryRun: dryRun };
+    const config = snapshotFrom({ "config-features": { "kubernetes.podspec-dryrun": "enabled" }, "config-defaults": { "max-revision-timeout-seconds": "9223372036854775807" } }, "test");
+    // Raw text: the literal must reach the webhook as written (JSON.stringify of a number would round it).
+    const body =
+      '{"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview","request":{"uid":"u1","kind":{"group":"serving.knative.dev","version":"v1","kind":"Service"},' +
+      '"resource":{"group":"serving.knative.dev","version":"v1","resource":"services"},"namespace":"team-a","operation":"CREATE","userInfo":{"username":"alice"},' +
+      '"object":{"apiVersion":"serving.knative.dev/v1","kind":"Service","metadata":{"name":"hello","namespace":"team-a"},"spec":{"template":{"spec":' +
+      '{"containers":[{"image":"ghcr.io/knative/helloworld-go","name":"user-container"}],"timeoutSeconds":9223372036854775807}},"traffic":[{"latestRevision":true,"percent":100}]}}}}';
+    const answer = await answerReview("/resource-validation", body, deps, { config });
+    expect((JSON.parse(answer.body) as { response: { allowed: boolean } }).response.allowed).toBe(true);
+    expect(bodies).toHaveLength(1);
+    expect(bodies[0]).toContain('"terminationGracePeriodSeconds":9223372036854775807');
+  });
 
   it("fails with context deadline exceeded once the deadline passes", async () => {
     const { dryRun, url } = await dryRunAgainst(() => "hang", 150);

@@ -61,8 +61,10 @@ interface DecodeState {
 const state: DecodeState = { savedError: undefined, tracking: false, checkStrings: true, struct: undefined, fields: [] };
 
 /**
- * Decodes `value` (the output of JSON.parse) into `type` like Go's `json.Unmarshal`, and returns what
- * `json.Marshal` of the decoded value gives, or Go's error text.
+ * Decodes `value` (the output of JSON.parse, or of decodeFirstJsonValue: integer literals JSON.parse would round
+ * are bigints there, json-bigint.ts) into `type` like Go's `json.Unmarshal`, and returns what `json.Marshal` of the
+ * decoded value gives, or Go's error text. Integers of integer types stay exact (a bigint beyond 2^53, which only
+ * stringifyJson can write); float64 and interface{} targets get the float64 Go would hold.
  */
 export function decodeGo(type: GoType, value: unknown): GoDecodeResult {
   state.checkStrings = !hasGoStrings(value);
@@ -113,7 +115,7 @@ function saveError(text: string): void {
 /** How encoding/json names a JSON value in a type error (numbers get their literal only for numeric targets). */
 function describe(v: unknown): string {
   if (typeof v === "string") return "string";
-  if (typeof v === "number") return "number";
+  if (typeof v === "number" || typeof v === "bigint") return "number";
   if (typeof v === "boolean") return "bool";
   return Array.isArray(v) ? "array" : "object";
 }
@@ -150,8 +152,11 @@ function decodeValue(t: GoType, v: unknown, cur: unknown): unknown {
       if (v !== null) saveTypeError(describe(v), t.name);
       return cur;
     case "int":
-      if (typeof v === "number") {
-        if (Number.isInteger(v) && v >= t.min && v < t.limit) return v;
+      // decode.go literalStore: strconv.ParseInt / ParseUint of the literal, then OverflowInt / OverflowUint. A
+      // bigint is an integer literal beyond 2^53, exact; comparing it with the bounds (numbers) is exact too.
+      if (typeof v === "number" || typeof v === "bigint") {
+        if ((typeof v === "bigint" || Number.isInteger(v)) && v >= t.min && v < t.limit) return v;
+        // Go prints the literal as written; a bigint's digits are that literal.
         saveTypeError(`number ${String(v)}`, t.name);
         return cur;
       }
@@ -159,6 +164,7 @@ function decodeValue(t: GoType, v: unknown, cur: unknown): unknown {
       return cur;
     case "float":
       if (typeof v === "number") return v;
+      if (typeof v === "bigint") return float64OfLiteral(v, t.name) ?? cur;
       if (v !== null) saveTypeError(describe(v), t.name);
       return cur;
     case "bytes":
@@ -172,11 +178,54 @@ function decodeValue(t: GoType, v: unknown, cur: unknown): unknown {
     case "url":
       return decodeUrl(v);
     case "raw":
-      // RawExtension and FieldsV1 keep the raw JSON and ignore null.
+      // RawExtension and FieldsV1 keep the raw JSON (exact integers included) and ignore null.
       return v === null ? cur : copyJsonValue(v);
     case "any":
-      return v === null ? undefined : copyJsonValue(v, state.checkStrings);
+      return v === null ? undefined : decodeInterface(v);
   }
+}
+
+/**
+ * strconv.ParseFloat(literal, 64) of an exactly read integer (Number rounds to nearest, ties to even, as ParseFloat
+ * does), or undefined after saving Go's error when it is out of float64's range (decode.go literalStore:
+ * `number <literal>` of type float64).
+ */
+function float64OfLiteral(v: bigint, typeName: string): number | undefined {
+  const f = Number(v);
+  if (Number.isFinite(f)) return f;
+  saveTypeError(`number ${v}`, typeName);
+  return undefined;
+}
+
+/**
+ * A JSON value decoded into an interface{}: numbers become float64 (decode.go: (*decodeState).convertNumber), so an
+ * exactly read integer is rounded as ParseFloat rounds it, and one beyond float64's range is nil with the error
+ * `number <literal>` of type float64 saved, the first in document order.
+ */
+function decodeInterface(v: unknown): unknown {
+  let outOfRange = false;
+  const out = copyJsonValue(v, state.checkStrings, (b) => {
+    const f = Number(b);
+    if (Number.isFinite(f)) return f;
+    outOfRange = true;
+    return null;
+  });
+  if (outOfRange) saveTypeError(`number ${firstOutOfRangeInteger(v)}`, "float64");
+  return out;
+}
+
+/** The first bigint in document order whose float64 is infinite (there is one: decodeInterface found it). */
+function firstOutOfRangeInteger(v: unknown): bigint | undefined {
+  const pending: unknown[] = [v];
+  while (pending.length > 0) {
+    const x = pending.pop();
+    if (typeof x === "bigint" && !Number.isFinite(Number(x))) return x;
+    if (typeof x !== "object" || x === null) continue;
+    // Children in reverse, so that the first one is examined next.
+    const children = Array.isArray(x) ? x : Object.values(x);
+    for (let i = children.length - 1; i >= 0; i--) pending.push(children[i]);
+  }
+  return undefined;
 }
 
 function decodeStruct(t: StructType, v: JsonObject, cur: unknown): JsonObject {
@@ -297,7 +346,7 @@ function foldKey(key: string): string | undefined {
 
 /** JSON raw text a Quantity's UnmarshalJSON would see for a non-string value. */
 function rawLiteral(v: unknown): string {
-  if (typeof v === "number") return String(v);
+  if (typeof v === "number" || typeof v === "bigint") return String(v);
   if (typeof v === "boolean") return v ? "true" : "false";
   return Array.isArray(v) ? "[" : "{";
 }
@@ -344,6 +393,8 @@ function decodeIntOrString(v: unknown, cur: unknown): string | number {
     if (Number.isInteger(v) && v >= INT32_MIN && v < INT32_LIMIT) return v;
     throw new DecodeAbort(typeErrorText(`number ${String(v)}`, "int32"));
   }
+  // An exactly read integer is beyond 2^53, so beyond int32.
+  if (typeof v === "bigint") throw new DecodeAbort(typeErrorText(`number ${v}`, "int32"));
   throw new DecodeAbort(typeErrorText(describe(v), "int32"));
 }
 
@@ -372,7 +423,7 @@ function decodeBytes(typeName: string, v: unknown, cur: unknown): unknown {
     for (const b of v) {
       if (typeof b === "number" && Number.isInteger(b) && b >= 0 && b < 256) bytes.push(b);
       else if (b === null) bytes.push(0);
-      else saveTypeError(typeof b === "number" ? `number ${String(b)}` : describe(b), "uint8");
+      else saveTypeError(typeof b === "number" || typeof b === "bigint" ? `number ${String(b)}` : describe(b), "uint8");
     }
     return Buffer.from(bytes).toString("base64");
   }

@@ -21,28 +21,34 @@ export function hasOwnKeys(obj: JsonObject): boolean {
 
 /**
  * A deep copy of a JSON value with fresh objects and arrays, iterative so that nesting depth cannot overflow
- * the stack. With `asGo`, strings and keys get Go's decoding of lone surrogates (for interface{} values).
+ * the stack. With `asGo`, strings and keys get Go's decoding of lone surrogates (for interface{} values);
+ * `bigints`, when given, replaces every bigint (an exactly read integer, json-bigint.ts) with what it returns.
  */
-export function copyJsonValue(value: unknown, asGo = false): unknown {
-  if (typeof value !== "object" || value === null) return asGo && typeof value === "string" ? goString(value) : value;
+export function copyJsonValue(value: unknown, asGo = false, bigints?: (b: bigint) => unknown): unknown {
+  if (typeof value !== "object" || value === null) return copyLeaf(value, asGo, bigints);
   const root: unknown = Array.isArray(value) ? new Array<unknown>(value.length) : {};
   const stack: Array<[unknown, unknown]> = [[value, root]];
   while (stack.length > 0) {
     const [src, dst] = stack.pop() as [unknown, unknown];
     if (Array.isArray(src)) {
       const out = dst as unknown[];
-      for (let i = 0; i < src.length; i++) out[i] = copyChild(src[i], stack, asGo);
+      for (let i = 0; i < src.length; i++) out[i] = copyChild(src[i], stack, asGo, bigints);
     } else {
       const s = src as JsonObject;
       const out = dst as JsonObject;
-      for (const key of Object.keys(s)) setOwn(out, asGo ? goString(key) : key, copyChild(s[key], stack, asGo));
+      for (const key of Object.keys(s)) setOwn(out, asGo ? goString(key) : key, copyChild(s[key], stack, asGo, bigints));
     }
   }
   return root;
 }
 
-function copyChild(v: unknown, stack: Array<[unknown, unknown]>, asGo: boolean): unknown {
-  if (typeof v !== "object" || v === null) return asGo && typeof v === "string" ? goString(v) : v;
+function copyLeaf(v: unknown, asGo: boolean, bigints: ((b: bigint) => unknown) | undefined): unknown {
+  if (typeof v === "string") return asGo ? goString(v) : v;
+  return typeof v === "bigint" && bigints !== undefined ? bigints(v) : v;
+}
+
+function copyChild(v: unknown, stack: Array<[unknown, unknown]>, asGo: boolean, bigints: ((b: bigint) => unknown) | undefined): unknown {
+  if (typeof v !== "object" || v === null) return copyLeaf(v, asGo, bigints);
   const fresh: unknown = Array.isArray(v) ? new Array<unknown>(v.length) : {};
   stack.push([v, fresh]);
   return fresh;

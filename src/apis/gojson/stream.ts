@@ -11,6 +11,7 @@
  * become U+FFFD).
  */
 import { isUtf8 } from "node:buffer";
+import { exactNumbers } from "./json-bigint.js";
 
 export type StreamDecodeResult = { ok: true; value: unknown } | { ok: false; error: string };
 
@@ -27,8 +28,9 @@ const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
 
 /**
  * The first JSON value of the body as `Decode` into an `interface{}` sees it, or Go's error text.
- * A string body stands for its UTF-8 encoding. Objects come from JSON.parse, so a `__proto__`
- * key is an own data property and never a prototype. No string or key of the value holds a lone
+ * A string body stands for its UTF-8 encoding. Objects are JSON.parse's, so a `__proto__`
+ * key is an own data property and never a prototype; integer literals JSON.parse would round are bigints
+ * (json-bigint.ts), as Go reads numbers from their text. No string or key of the value holds a lone
  * surrogate (the text is well-formed UTF-8 and lone surrogate escapes become U+FFFD before parsing),
  * so its strings are already Go's and the value may be passed to markGoStrings.
  */
@@ -52,21 +54,23 @@ export function decodeFirstJsonValue(body: Buffer | string): StreamDecodeResult 
   // except for nesting deeper than Go allows, which only a long body can have.
   let value: unknown;
   let parsed = false;
+  const jsonText = hasSurrogateEscape(text) ? replaceLoneSurrogateEscapes(text) : text;
   try {
-    value = JSON.parse(hasSurrogateEscape(text) ? replaceLoneSurrogateEscapes(text) : text);
+    value = JSON.parse(jsonText);
     parsed = true;
   } catch {
     // Not a single clean value: fall through to the byte scanner for Go's answer.
   }
   if (parsed && (text.length < MIN_LENGTH_FOR_DEPTH_ERROR || countOpeningBrackets(text) <= MAX_NESTING_DEPTH || validJsonDepth(text) <= MAX_NESTING_DEPTH)) {
-    return { ok: true, value };
+    return { ok: true, value: exactNumbers(jsonText, value) };
   }
 
   bytes ??= Buffer.from(text, "utf8");
   const end = scanFirstValue(bytes);
   if (typeof end === "string") return { ok: false, error: end };
   const valueText = decodeUtf8LikeGo(bytes.subarray(0, end));
-  return { ok: true, value: JSON.parse(hasSurrogateEscape(valueText) ? replaceLoneSurrogateEscapes(valueText) : valueText) };
+  const valueJson = hasSurrogateEscape(valueText) ? replaceLoneSurrogateEscapes(valueText) : valueText;
+  return { ok: true, value: exactNumbers(valueJson, JSON.parse(valueJson)) };
 }
 
 /**
