@@ -1,41 +1,10 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import {
-  also,
-  at,
-  isFull,
-  withUncheckedEntries,
-  MAX_HELD_ERROR_PATHS,
-  MAX_RENDERED_ERROR_PATH_CHARS,
-  MAX_RENDERED_ERROR_PATHS,
-  moreErrorsLine,
-  compareByteOrder,
-  CURRENT_FIELD,
-  errDisallowedFields,
-  errDisallowedUpdateDeprecatedFields,
-  errGeneric,
-  errInvalidArrayValue,
-  errInvalidKeyName,
-  errInvalidValue,
-  errMissingField,
-  errMissingOneOf,
-  errMultipleOneOf,
-  errOutOfBoundsValue,
-  FieldError,
-  filter,
-  goFloat64,
-  goFormatFloat,
-  goQuote,
-  goSprint,
-  renderFieldError,
-  viaField,
-  viaFieldIndex,
-  viaFieldKey,
-  viaIndex,
-  viaKey,
-  type DiagnosticLevel,
-  type GoStringer,
-} from "./field-error.js";
+import { also, at, isFull, withUncheckedEntries, MAX_HELD_ERROR_PATHS, MAX_RENDERED_ERROR_PATH_CHARS, MAX_RENDERED_ERROR_PATHS, moreErrorsLine, CURRENT_FIELD, errDisallowedFields, errDisallowedUpdateDeprecatedFields, errGeneric, errInvalidArrayValue, errInvalidKeyName, errInvalidValue, errMissingField, errMissingOneOf, errMultipleOneOf, errOutOfBoundsValue, FieldError, filter, renderFieldError, viaField, viaFieldIndex, viaFieldKey, viaIndex, viaKey, type DiagnosticLevel } from "./field-error.js";
+import { compareByteOrder } from "../go/strings/compare.js";
+import { goFloat64, goSprint, type GoStringer } from "../go/fmt/print.js";
+import { goFormatFloat } from "../go/strconv/ftoa.js";
+import { goQuote } from "../go/strconv/quote.js";
 
 /** Stand-in for a Go time.Duration value (its String() form is all FieldError needs). */
 const duration = (s: string): GoStringer => ({ goString: () => s });

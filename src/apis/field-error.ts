@@ -11,6 +11,10 @@
  * (`ViaKey("k").ViaField("[a")` glues differently from `ViaField("[a", "[k]")`).
  */
 
+import { goSprint } from "../go/fmt/print.js";
+import { goQuote } from "../go/strconv/quote.js";
+import { compareByteOrder } from "../go/strings/compare.js";
+
 export type DiagnosticLevel = "Error" | "Warning";
 
 /** Go's `apis.CurrentField`: the path of "the field being validated itself". */
@@ -22,11 +26,6 @@ export interface FieldErrorInit {
   /** Defaults to "Error" (Go's zero value). */
   readonly level?: DiagnosticLevel;
   readonly details?: string;
-}
-
-/** A value that prints itself like its Go counterpart does under `%v` (e.g. a `time.Duration`). */
-export interface GoStringer {
-  goString(): string;
 }
 
 /** Prefix steps, oldest first; each is the argument list of one Go `ViaField` call. */
@@ -755,161 +754,4 @@ function compareLeaves(a: Leaf, b: Leaf): number {
     compareByteOrder(a.details, b.details) ||
     compareByteOrder(a.level, b.level)
   );
-}
-
-/**
- * Go's `<` on strings: byte order of the UTF-8 encoding, i.e. code point order. UTF-16 code unit
- * order agrees except between surrogates (astral code points) and U+E000–U+FFFF.
- */
-export function compareByteOrder(a: string, b: string): number {
-  if (a === b) return 0;
-  const n = a.length < b.length ? a.length : b.length;
-  for (let i = 0; i < n; i++) {
-    let x = a.charCodeAt(i);
-    let y = b.charCodeAt(i);
-    if (x === y) continue;
-    if (x >= 0xd800 && y >= 0xd800) {
-      x = x >= 0xe000 ? x - 0x800 : x + 0x2000;
-      y = y >= 0xe000 ? y - 0x800 : y + 0x2000;
-    }
-    return x - y;
-  }
-  return a.length - b.length;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Go `fmt` formatting used by the constructors.
-
-/**
- * Go's `fmt.Sprint(v)` for the values validation code passes: strings as-is; safe integers as Go
- * ints; other numbers as float64 `%v` (see `goFormatFloat`); booleans; null/undefined as `<nil>`;
- * arrays as `[a b c]`; `GoStringer`s via `goString()`; Maps and plain objects as Go maps
- * (`map[k:v …]`, keys sorted).
- */
-export function goSprint(v: unknown): string {
-  switch (typeof v) {
-    case "string":
-      return v;
-    case "number":
-      return Number.isSafeInteger(v) ? String(v) : goFormatFloat(v);
-    case "bigint":
-      return v.toString();
-    case "boolean":
-      return v ? "true" : "false";
-    case "undefined":
-      return "<nil>";
-    case "object":
-      return v === null ? "<nil>" : sprintObject(v);
-    default:
-      return String(v);
-  }
-}
-
-function sprintObject(v: object): string {
-  if (isGoStringer(v)) return v.goString();
-  if (Array.isArray(v)) {
-    let out = "[";
-    for (let i = 0; i < v.length; i++) out += (i > 0 ? " " : "") + goSprint(v[i]);
-    return out + "]";
-  }
-  if (v instanceof Error) return v.message;
-  const entries: Array<[unknown, unknown]> = v instanceof Map ? [...v.entries()] : Object.entries(v);
-  const numeric = entries.every(([k]) => typeof k === "number");
-  const keyed = entries.map(([k, val]) => ({ k, key: goSprint(k), val }));
-  keyed.sort((a, b) => (numeric ? (a.k as number) - (b.k as number) : compareByteOrder(a.key, b.key)));
-  return "map[" + keyed.map((e) => e.key + ":" + goSprint(e.val)).join(" ") + "]";
-}
-
-function isGoStringer(v: object): v is GoStringer {
-  return typeof (v as { goString?: unknown }).goString === "function";
-}
-
-/** Wraps a number so `goSprint` prints it as a Go float64 even when it is integral (`1e+06`). */
-export function goFloat64(v: number): GoStringer {
-  return { goString: () => goFormatFloat(v) };
-}
-
-/**
- * Go's `%v` of a float64 (`strconv.FormatFloat(v, 'g', -1, 64)` plus fmt's `+Inf`): shortest
- * round-trip digits, exponent form when the exponent is < -4 or >= 6 (`1e-05`, `1.5e+06`, `1e+21`).
- */
-export function goFormatFloat(v: number): string {
-  if (Number.isNaN(v)) return "NaN";
-  if (v === Infinity) return "+Inf";
-  if (v === -Infinity) return "-Inf";
-  if (v === 0) return Object.is(v, -0) ? "-0" : "0";
-  const neg = v < 0;
-  // JS and Go both produce the shortest digit string that round-trips.
-  const sci = (neg ? -v : v).toExponential();
-  const e = sci.indexOf("e");
-  const mantissa = sci.slice(0, e);
-  const exp = Number(sci.slice(e + 1));
-  const digits = mantissa.length > 1 ? mantissa.charAt(0) + mantissa.slice(2) : mantissa;
-  let out: string;
-  if (exp < -4 || exp >= 6) {
-    const abs = exp < 0 ? -exp : exp;
-    out =
-      (digits.length > 1 ? digits.charAt(0) + "." + digits.slice(1) : digits) +
-      (exp < 0 ? "e-" : "e+") +
-      (abs < 10 ? "0" + abs : String(abs));
-  } else {
-    const dp = exp + 1;
-    if (dp <= 0) out = "0." + "0".repeat(-dp) + digits;
-    else if (digits.length <= dp) out = digits + "0".repeat(dp - digits.length);
-    else out = digits.slice(0, dp) + "." + digits.slice(dp);
-  }
-  return neg ? "-" + out : out;
-}
-
-const GO_PRINTABLE = /^[\p{L}\p{M}\p{N}\p{P}\p{S}]$/u;
-const HEX = "0123456789abcdef";
-
-/** Go's `strconv.Quote` (the `%q` verb on a string). */
-export function goQuote(s: string): string {
-  let out = '"';
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 0x80) {
-      if (c === 0x22 || c === 0x5c) out += "\\" + s.charAt(i);
-      else if (c >= 0x20 && c < 0x7f) out += s.charAt(i);
-      else out += escapeAsciiControl(c);
-      continue;
-    }
-    let cp = s.codePointAt(i) as number;
-    if (cp > 0xffff) i++;
-    // A lone surrogate cannot reach Go: its JSON decoder turns it into U+FFFD.
-    else if (cp >= 0xd800 && cp <= 0xdfff) cp = 0xfffd;
-    const ch = String.fromCodePoint(cp);
-    if (GO_PRINTABLE.test(ch)) out += ch;
-    else if (cp < 0x10000) out += "\\u" + hex(cp, 4);
-    else out += "\\U" + hex(cp, 8);
-  }
-  return out + '"';
-}
-
-function escapeAsciiControl(c: number): string {
-  switch (c) {
-    case 0x07:
-      return "\\a";
-    case 0x08:
-      return "\\b";
-    case 0x0c:
-      return "\\f";
-    case 0x0a:
-      return "\\n";
-    case 0x0d:
-      return "\\r";
-    case 0x09:
-      return "\\t";
-    case 0x0b:
-      return "\\v";
-    default:
-      return "\\x" + hex(c, 2);
-  }
-}
-
-function hex(n: number, width: number): string {
-  let out = "";
-  for (let i = width - 1; i >= 0; i--) out += HEX.charAt((n >>> (i * 4)) & 0xf);
-  return out;
 }

@@ -9,7 +9,7 @@
  * so JS and RE2 agree on what the anchored regexes accept.
  */
 
-import { goQuote } from "./field-error.js";
+import { goQuote } from "../go/strconv/quote.js";
 
 const DNS1123_LABEL_FMT = "[a-z0-9]([-a-z0-9]*[a-z0-9])?";
 const DNS1123_SUBDOMAIN_FMT = `${DNS1123_LABEL_FMT}(\\.${DNS1123_LABEL_FMT})*`;

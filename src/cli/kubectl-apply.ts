@@ -6,7 +6,8 @@
  * patcher.go), pkg/cmd/util/helpers.go (AddSourceToErr, StandardErrorMessage), cli-runtime resource.Info,
  * client-go rest/warnings.go.
  */
-import { compareByteOrder, goQuote } from "../apis/field-error.js";
+import { compareByteOrder } from "../go/strings/compare.js";
+import { goQuote } from "../go/strconv/quote.js";
 import { copyJsonValue } from "../apis/gojson/json-value.js";
 
 export const LAST_APPLIED_ANNOTATION = "kubectl.kubernetes.io/last-applied-configuration";

@@ -2,7 +2,7 @@
  * `config-autoscaler` (serving v0.44.2 `autoscaler/config.NewConfigFromMap`, spec §5.4): parse errors wrapped as
  * `failed to parse data: …`, then Knative's checks in order; the first failure wins.
  */
-import { goFormatFloat } from "../apis/field-error.js";
+import { goFormatFloat } from "../go/strconv/ftoa.js";
 import { Duration, HOUR, SECOND } from "../apis/golang/duration.js";
 import { formatFloatFixed, type GoParse } from "../apis/golang/strconv.js";
 import { asBool, asDuration, asFloat64, asInt32, asString } from "./configmap-parse.js";

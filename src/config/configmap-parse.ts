@@ -5,7 +5,7 @@
  * through as-is. Integers are parsed exactly, as strconv.ParseInt does (bigint, so int64 values beyond 2^53 keep
  * their digits and range errors are strconv's).
  */
-import { goQuote } from "../apis/field-error.js";
+import { goQuote } from "../go/strconv/quote.js";
 import { parseDuration, type Duration } from "../apis/golang/duration.js";
 import { parseBool, parseFloat, parseIntBig, type GoParse } from "../apis/golang/strconv.js";
 import { formatQuantity, parseQuantity } from "../apis/quantity.js";

@@ -10,7 +10,7 @@ import { objectMetaValue } from "../apis/golang/template/object-meta.js";
 import { parseGoTemplate, type GoTemplate } from "../apis/golang/template/template.js";
 import type { GoParse } from "../apis/golang/strconv.js";
 import { asBool, asInt64, asQuantity, int64Value, lookup } from "./configmap-parse.js";
-import { equalFoldAscii } from "./features.js";
+import { equalFoldAscii } from "../go/strings/fold.js";
 import type { ConfigData } from "./snapshot.js";
 import type { DefaultsConfig } from "./types.js";
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_FEATURES, equalFoldAscii, parseFeaturesConfig, parseFlag } from "./features.js";
+import { DEFAULT_FEATURES, parseFeaturesConfig, parseFlag } from "./features.js";
+import { equalFoldAscii } from "../go/strings/fold.js";
 import type { FeaturesConfig } from "./types.js";
 
 // Ported from serving's pkg/apis/config/features_test.go (TestFeaturesConfiguration), v0.44.2 key set.

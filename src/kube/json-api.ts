@@ -11,7 +11,7 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from "node:http";
 import { Agent as HttpsAgent, request as httpsRequest, type RequestOptions } from "node:https";
 import type { KubeConfig } from "@kubernetes/client-node";
-import { goQuote } from "../apis/gojson/go-strings.js";
+import { goQuote } from "../go/strconv/quote.js";
 import { stringifyJson } from "../apis/gojson/json-bigint.js";
 import type { RequestThrottle } from "./client.js";
 

@@ -2,7 +2,8 @@
  * DomainMapping (serving.knative.dev/v1beta1): defaults (spec §4.7) and validation (spec §3.11), as
  * serving's `domainmapping_defaults.go` and `domainmapping_validation.go` at v0.44.2.
  */
-import { also, errDisallowedFields, errGeneric, errMissingField, FieldError, goQuote } from "../apis/field-error.js";
+import { also, errDisallowedFields, errGeneric, errMissingField, FieldError } from "../apis/field-error.js";
+import { goQuote } from "../go/strconv/quote.js";
 import { isFullyQualifiedDomainName } from "../apis/k8s-names.js";
 import type { RequestContext } from "./context.js";
 import { asObject, ensureObject, metadataOf, oldObjectOf, type KObject } from "./kobject.js";

@@ -10,7 +10,8 @@
  * `{}`, `[]` or `false` behind a pointer; a struct value is set when any of its fields is. The Go types come
  * from the gojson tables (k8s.io/api v0.31.4, the version Knative 1.17 builds with).
  */
-import { compareByteOrder, errDisallowedFields, type FieldError } from "../apis/field-error.js";
+import { errDisallowedFields, type FieldError } from "../apis/field-error.js";
+import { compareByteOrder } from "../go/strings/compare.js";
 import type { GoType, StructType } from "../apis/gojson/go-types.js";
 import { goTypeOf } from "../apis/gojson/knative-types.js";
 import type { Int64 } from "../config/types.js";

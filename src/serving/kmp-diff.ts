@@ -12,7 +12,9 @@
  * addresses print as a fixed placeholder; an empty omitempty slice or map is indistinguishable from a
  * nil one once marshalled, so that difference is not seen.
  */
-import { compareByteOrder, goFormatFloat, goQuote } from "../apis/field-error.js";
+import { compareByteOrder } from "../go/strings/compare.js";
+import { goFormatFloat } from "../go/strconv/ftoa.js";
+import { goQuote } from "../go/strconv/quote.js";
 import type { GoField, GoType, StructType } from "../apis/gojson/go-types.js";
 import { stringifyJson } from "../apis/gojson/json-bigint.js";
 import { k8sStructs } from "../apis/gojson/k8s-types.js";

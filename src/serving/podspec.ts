@@ -4,18 +4,8 @@
  * validateInitContainers, validateContainers, validateContainersPorts; `fieldmask.go`: PodSpecMask),
  * spec §3.5 and §3.5.1, §3.5.5, §3.5.8, at Knative 1.17 (serving v0.44.2).
  */
-import {
-  also,
-  errGeneric,
-  errInvalidValue,
-  errMissingField,
-  errOutOfBoundsValue,
-  FieldError,
-  goQuote,
-  viaField,
-  viaFieldIndex,
-  CURRENT_FIELD,
-} from "../apis/field-error.js";
+import { also, errGeneric, errInvalidValue, errMissingField, errOutOfBoundsValue, FieldError, viaField, viaFieldIndex, CURRENT_FIELD } from "../apis/field-error.js";
+import { goQuote } from "../go/strconv/quote.js";
 import { isDNS1123Subdomain } from "../apis/k8s-names.js";
 import type { AdmissionConfig, DefaultsConfig, FeaturesConfig, Int64 } from "../config/types.js";
 import { validateInitContainer, validateSidecarContainer, validateUserContainer } from "./container.js";

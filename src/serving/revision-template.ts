@@ -3,15 +3,9 @@
  * networking-annotation allow-list), and the two update rules built on kmp.ShortDiff: BYO revision names
  * (`VerifyNameChange`, §3.7) and Revision spec immutability (§3.9).
  */
-import {
-  also,
-  errDisallowedFields,
-  errInvalidValue,
-  errOutOfBoundsValue,
-  FieldError,
-  goFloat64,
-  goQuote,
-} from "../apis/field-error.js";
+import { also, errDisallowedFields, errInvalidValue, errOutOfBoundsValue, FieldError } from "../apis/field-error.js";
+import { goFloat64 } from "../go/fmt/print.js";
+import { goQuote } from "../go/strconv/quote.js";
 import { parseFloat } from "../apis/golang/strconv.js";
 import { goStringList, nameIsDNS1035Label } from "../apis/k8s-names.js";
 import { parseQuantity } from "../apis/quantity.js";

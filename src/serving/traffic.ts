@@ -3,18 +3,8 @@
  * Route or a Service spec (spec §3.6). Only spec traffic is validated: the status rules exist in Knative
  * but the webhook never runs them.
  */
-import {
-  also,
-  errDisallowedFields,
-  errGeneric,
-  errInvalidArrayValue,
-  errInvalidKeyName,
-  errMissingOneOf,
-  errMultipleOneOf,
-  errOutOfBoundsValue,
-  goQuote,
-  type FieldError,
-} from "../apis/field-error.js";
+import { also, errDisallowedFields, errGeneric, errInvalidArrayValue, errInvalidKeyName, errMissingOneOf, errMultipleOneOf, errOutOfBoundsValue, type FieldError } from "../apis/field-error.js";
+import { goQuote } from "../go/strconv/quote.js";
 import { goStringList, isDNS1035Label, isQualifiedName } from "../apis/k8s-names.js";
 import { isInt64 } from "./field-mask.js";
 

@@ -3,21 +3,8 @@
  * helpers, validateVolumeMounts; `fieldmask.go`: VolumeSourceMask, VolumeProjectionMask, … VolumeMountMask),
  * spec §3.5.4 and the volumeMounts part of §3.5.6.
  */
-import {
-  also,
-  errGeneric,
-  errInvalidValue,
-  errMissingField,
-  errMissingOneOf,
-  errMultipleOneOf,
-  goQuote,
-  viaField,
-  viaFieldIndex,
-  viaIndex,
-  type FieldError,
-  isFull,
-  withUncheckedEntries,
-} from "../apis/field-error.js";
+import { also, errGeneric, errInvalidValue, errMissingField, errMissingOneOf, errMultipleOneOf, viaField, viaFieldIndex, viaIndex, type FieldError, isFull, withUncheckedEntries } from "../apis/field-error.js";
+import { goQuote } from "../go/strconv/quote.js";
 import { isDNS1123Label } from "../apis/k8s-names.js";
 import { parseQuantity, quantitySign } from "../apis/quantity.js";
 import type { FeaturesConfig } from "../config/types.js";

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { goQuote, goString, goTrimSpace } from "./go-strings.js";
+import { goString, goTrimSpace } from "./go-strings.js";
+import { goQuote } from "../../go/strconv/quote.js";
 
 describe("goQuote is strconv.Quote", () => {
   it.each([

@@ -26,27 +26,6 @@ export function hasGoStrings(value: unknown): boolean {
   return typeof value === "object" && value !== null && GO_STRING_TREES.has(value);
 }
 
-/** unicode.IsPrint: letters, marks, numbers, punctuation, symbols and ASCII space. */
-const PRINTABLE = /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u;
-
-const SHORT_ESCAPES: Readonly<Record<number, string>> = { 7: "\\a", 8: "\\b", 12: "\\f", 10: "\\n", 13: "\\r", 9: "\\t", 11: "\\v" };
-
-/** strconv.Quote (also fmt's %q for strings). */
-export function goQuote(s: string): string {
-  let out = '"';
-  for (const ch of s) {
-    const c = ch.codePointAt(0) as number;
-    if (c === 0x22 || c === 0x5c) out += `\\${ch}`;
-    else if (c >= 0x20 && c < 0x7f) out += ch;
-    else if (c >= 0x80 && PRINTABLE.test(ch)) out += ch;
-    else if (SHORT_ESCAPES[c] !== undefined) out += SHORT_ESCAPES[c];
-    else if (c < 0x20 || c === 0x7f) out += `\\x${c.toString(16).padStart(2, "0")}`;
-    else if (c < 0x10000) out += `\\u${c.toString(16).padStart(4, "0")}`;
-    else out += `\\U${c.toString(16).padStart(8, "0")}`;
-  }
-  return `${out}"`;
-}
-
 /** unicode.IsSpace (strings.TrimSpace's set): JS trim() differs on U+0085 and U+FEFF. */
 function isGoSpace(c: number): boolean {
   if (c <= 0xff) return c === 0x20 || (c >= 0x09 && c <= 0x0d) || c === 0x85 || c === 0xa0;

@@ -3,7 +3,8 @@
  * Go 1.23 net/url (the toolchain Knative 1.17 ships with; later Go versions validate IPv6 literals and
  * colons in hosts more strictly). Parsing works on UTF-8 bytes, one char per byte, as Go does.
  */
-import { fromUtf8Bytes, goQuote, utf8Bytes } from "./go-strings.js";
+import { fromUtf8Bytes, utf8Bytes } from "./go-strings.js";
+import { goQuote } from "../../go/strconv/quote.js";
 
 export type UrlRoundTrip = { ok: true; value: string } | { ok: false; error: string };
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { Duration, HOUR, MICROSECOND, MILLISECOND, MINUTE, NANOSECOND, SECOND, formatDuration, parseDuration } from "./duration.js";
-import { goSprint } from "../field-error.js";
+import { goSprint } from "../../go/fmt/print.js";
 
 const MAX = (1n << 63n) - 1n;
 const MIN = -(1n << 63n);

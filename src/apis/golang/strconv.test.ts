@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { goQuote } from "../field-error.js";
+import { goQuote } from "../../go/strconv/quote.js";
 import { atoi, formatFloatFixed, parseBool, parseFloat, parseInt, parseIntBig, parseUint, parseUintBig, underscoreOK } from "./strconv.js";
 
 const SYNTAX = "invalid syntax";

@@ -5,7 +5,7 @@
  * Integers are accumulated exactly (bigint once they leave the safe range) so that range errors match Go;
  * the number-returning functions round values beyond 2^53, the `*Big` variants return them exactly.
  */
-import { goQuote } from "../field-error.js";
+import { goQuote } from "../../go/strconv/quote.js";
 
 export type GoParse<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: string };
 

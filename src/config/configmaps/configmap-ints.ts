@@ -3,7 +3,7 @@
  * `AsInt` (strconv.Atoi) and `AsUint32` (strconv.ParseUint(raw, 10, 32)), with Knative's
  * `failed to parse "<key>": <Go error>` wrapping. Values stay exact (bigint) for messages.
  */
-import { goQuote } from "../../apis/field-error.js";
+import { goQuote } from "../../go/strconv/quote.js";
 import { parseIntBig, parseUintBig, type GoParse } from "../../apis/golang/strconv.js";
 import { lookup } from "../configmap-parse.js";
 import type { ConfigData } from "../snapshot.js";

@@ -5,7 +5,7 @@
  * runtime-class-name YAML are checked.
  */
 import { Duration, SECOND } from "../../apis/golang/duration.js";
-import { goQuote } from "../../apis/field-error.js";
+import { goQuote } from "../../go/strconv/quote.js";
 import { goStringList, isDNS1123Subdomain } from "../../apis/k8s-names.js";
 import { asDuration, asQuantity, asString, lookup } from "../configmap-parse.js";
 import type { ConfigData } from "../snapshot.js";

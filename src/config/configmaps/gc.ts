@@ -5,7 +5,7 @@
 import { parseDuration } from "../../apis/golang/duration.js";
 import { parseUintBig } from "../../apis/golang/strconv.js";
 import { asInt64, asString } from "../configmap-parse.js";
-import { equalFoldAscii } from "../features.js";
+import { equalFoldAscii } from "../../go/strings/fold.js";
 import type { ConfigData } from "../snapshot.js";
 
 export const GC_CONFIG_NAME = "config-gc";

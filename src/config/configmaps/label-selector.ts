@@ -4,7 +4,7 @@
  * errors (`key: Invalid value: "bad key!": …`, `values[0][k]: Invalid value: "v": …`) joined as an
  * aggregate. Used by config-deployment's runtime-class-name selectors.
  */
-import { goQuote } from "../../apis/field-error.js";
+import { goQuote } from "../../go/strconv/quote.js";
 import { isQualifiedName, utf8ByteLength } from "../../apis/k8s-names.js";
 
 const LABEL_VALUE_FMT = "(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?";

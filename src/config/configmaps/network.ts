@@ -3,7 +3,7 @@
  * parsed before the current ones, then the rollout duration, the domain and tag templates (executed
  * against sample values), and the enumerated http-protocol / TLS settings.
  */
-import { goQuote } from "../../apis/field-error.js";
+import { goQuote } from "../../go/strconv/quote.js";
 import { parseGoTemplate } from "../../apis/golang/template/template.js";
 import { STRING, type GoType, type GoValue, type StructGetter, type StructType } from "../../apis/golang/template/values.js";
 import type { GoParse } from "../../apis/golang/strconv.js";

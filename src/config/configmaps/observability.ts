@@ -4,7 +4,7 @@
  * keys). The global reporting period is checked first, then the typed keys in order, then the request-log
  * template.
  */
-import { goQuote } from "../../apis/field-error.js";
+import { goQuote } from "../../go/strconv/quote.js";
 import { parseGoTemplate } from "../../apis/golang/template/template.js";
 import { atoi } from "../../apis/golang/strconv.js";
 import { asBool, asString, lookup } from "../configmap-parse.js";

@@ -3,7 +3,8 @@
  * spec §1.1 [v0.44.2 differs]): backend `zipkin` | `none` (or the legacy `enable` flag), a zipkin endpoint
  * when zipkin is on, and a sample rate in [0, 1].
  */
-import { goFormatFloat, goQuote } from "../../apis/field-error.js";
+import { goFormatFloat } from "../../go/strconv/ftoa.js";
+import { goQuote } from "../../go/strconv/quote.js";
 import { parseBool } from "../../apis/golang/strconv.js";
 import { asBool, asFloat64, asString, lookup } from "../configmap-parse.js";
 import type { ConfigData } from "../snapshot.js";

@@ -3,7 +3,8 @@
  * ./values.ts, with Go's error texts (`template: <name>:<line>:<col>: executing "<name>" at <<node>>: <msg>`).
  * Missing map keys print `<no value>` (the default missingkey option).
  */
-import { compareByteOrder, goQuote } from "../../field-error.js";
+import { compareByteOrder } from "../../../go/strings/compare.js";
+import { goQuote } from "../../../go/strconv/quote.js";
 import { nodeString, type BranchNode, type CommandNode, type ListNode, type Node, type PipeNode } from "./nodes.js";
 import type { ParsedTemplates } from "./parse.js";
 import {

@@ -3,7 +3,7 @@
  * inside actions, break/continue keywords. Items are pulled one at a time by the parser, as in Go, so a lexical
  * error is only reported if the parser gets that far. Positions are UTF-16 indexes into the input.
  */
-import { goQuote } from "../../field-error.js";
+import { goQuote } from "../../../go/strconv/quote.js";
 
 export type ItemType =
   | "error"

@@ -2,7 +2,7 @@
  * Parse-tree nodes of Go's text/template (text/template/parse/node.go) and their String() forms, which appear
  * in error messages (`executing "t" at <.Foo>: ...`).
  */
-import { goQuote } from "../../field-error.js";
+import { goQuote } from "../../../go/strconv/quote.js";
 
 export interface NumberValue {
   readonly isInt: boolean;

@@ -3,7 +3,7 @@
  * texts (`template: <name>:<line>: <message>`), including function-name checks against text/template's
  * builtins.
  */
-import { goQuote as quote } from "../../field-error.js";
+import { goQuote as quote } from "../../../go/strconv/quote.js";
 import { parseFloat, parseIntBig, parseUintBig, unquote, unquoteCharBytes } from "../strconv.js";
 import { Lexer, itemString, type Item, type ItemType } from "./lex.js";
 import type { BranchNode, CommandNode, ListNode, Node, NumberValue, PipeNode } from "./nodes.js";

@@ -3,7 +3,7 @@
  * metadata (structs, maps, slices, pointers, strings, integers) with Go's type names for error messages, and
  * fmt's `%v` printing of them.
  */
-import { goFormatFloat } from "../../field-error.js";
+import { goFormatFloat } from "../../../go/strconv/ftoa.js";
 
 export type GoType =
   | { readonly kind: "string" | "bool" | "int" | "uint" | "float" | "complex"; readonly name: string }

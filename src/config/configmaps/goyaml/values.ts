@@ -3,7 +3,8 @@
  * string, int / uint64, float64, `map[interface{}]interface{}` and `[]interface{}`, with fmt's `%#v`
  * rendering for the error messages that print them.
  */
-import { goFormatFloat, goQuote } from "../../../apis/field-error.js";
+import { goFormatFloat } from "../../../go/strconv/ftoa.js";
+import { goQuote } from "../../../go/strconv/quote.js";
 
 /** An integer as go-yaml resolves it: `int` within int64's range, `uint64` above it. */
 export class GoInt {

@@ -5,8 +5,9 @@
  * them: `error converting YAML to JSON: yaml: …`, `error unmarshaling JSON: while decoding JSON: json:
  * cannot unmarshal array into Go value of type v1.ObjectReference`.
  */
-import { compareByteOrder, goFormatFloat } from "../../../apis/field-error.js";
-import { equalFoldAscii } from "../../features.js";
+import { compareByteOrder } from "../../../go/strings/compare.js";
+import { goFormatFloat } from "../../../go/strconv/ftoa.js";
+import { equalFoldAscii } from "../../../go/strings/fold.js";
 import { unmarshalYaml } from "./decode.js";
 import { GoFloat, GoInt, GoMap, goSharpV, goTypeName, type GoValue } from "./values.js";
 

@@ -1,0 +1,54 @@
+// strconv.Quote (golang/go src/strconv/quote.go), which fmt's %q uses for strings.
+
+const GO_PRINTABLE = /^[\p{L}\p{M}\p{N}\p{P}\p{S}]$/u;
+const HEX = "0123456789abcdef";
+
+/** Go's `strconv.Quote` (the `%q` verb on a string). */
+export function goQuote(s: string): string {
+  let out = '"';
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) {
+      if (c === 0x22 || c === 0x5c) out += "\\" + s.charAt(i);
+      else if (c >= 0x20 && c < 0x7f) out += s.charAt(i);
+      else out += escapeAsciiControl(c);
+      continue;
+    }
+    let cp = s.codePointAt(i) as number;
+    if (cp > 0xffff) i++;
+    // A lone surrogate cannot reach Go: its JSON decoder turns it into U+FFFD.
+    else if (cp >= 0xd800 && cp <= 0xdfff) cp = 0xfffd;
+    const ch = String.fromCodePoint(cp);
+    if (GO_PRINTABLE.test(ch)) out += ch;
+    else if (cp < 0x10000) out += "\\u" + hex(cp, 4);
+    else out += "\\U" + hex(cp, 8);
+  }
+  return out + '"';
+}
+
+function escapeAsciiControl(c: number): string {
+  switch (c) {
+    case 0x07:
+      return "\\a";
+    case 0x08:
+      return "\\b";
+    case 0x0c:
+      return "\\f";
+    case 0x0a:
+      return "\\n";
+    case 0x0d:
+      return "\\r";
+    case 0x09:
+      return "\\t";
+    case 0x0b:
+      return "\\v";
+    default:
+      return "\\x" + hex(c, 2);
+  }
+}
+
+function hex(n: number, width: number): string {
+  let out = "";
+  for (let i = width - 1; i >= 0; i--) out += HEX.charAt((n >>> (i * 4)) & 0xf);
+  return out;
+}
