@@ -1,4 +1,4 @@
-// typegen prints Duckbill's Go type table (src/apis/gojson/k8s-types.ts) for the Kubernetes
+// typegen prints Duckbill's Go type table (src/apis/k8s-types.ts) for the Kubernetes
 // types reachable from the roots below, by reflection over k8s.io/api v0.31.4.
 //
 // Run (outside the TypeScript build; needs Go and the module proxy):

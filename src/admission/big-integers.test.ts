@@ -6,7 +6,7 @@
  * value, which the conformance vectors cover: each case is also checked against that analog.
  */
 import { describe, expect, it } from "vitest";
-import { parseJsonExact } from "../apis/gojson/json-bigint.js";
+import { parseJsonExact } from "../go/encoding/json/json-bigint.js";
 import { defaultDeps } from "../cli/main.js";
 import { snapshotFrom } from "../config/snapshot.js";
 import { answerReview, type AdmissionPath } from "./http.js";

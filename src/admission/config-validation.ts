@@ -1,4 +1,5 @@
-import { configMapType, decodeGo } from "../apis/gojson/index.js";
+import { decodeGo } from "../go/encoding/json/index.js";
+import { configMapType } from "../apis/knative-types.js";
 import { formatGvk } from "../apis/gvk.js";
 import { FEATURES_CONFIG_NAME, parseFeaturesConfig } from "../config/features.js";
 import type { FeaturesConfig } from "../config/types.js";

@@ -11,7 +11,7 @@
  * nothing outside `spec.generation` is touched.
  */
 import { formatGvk, type GroupVersionKind } from "../apis/gvk.js";
-import { isDNS1035Label, isDNS1123Subdomain } from "../apis/k8s-names.js";
+import { isDNS1035Label, isDNS1123Subdomain } from "../go/apimachinery/validation.js";
 import { createPatch, type JsonPatchOperation } from "../duck/patch.js";
 import { Generational, generationOf, type GenerationalView } from "../duck/generational.js";
 import { jsonSemanticEqualExcept } from "../duck/json-equal.js";

@@ -1,5 +1,5 @@
-import { markGoStrings } from "../apis/gojson/go-strings.js";
-import { decodeFirstJsonValue } from "../apis/gojson/stream.js";
+import { markGoStrings } from "../go/encoding/json/go-strings.js";
+import { decodeFirstJsonValue } from "../go/encoding/json/stream.js";
 import { admitConfigMap } from "./config-validation.js";
 import { admitDefaulting } from "./defaulting.js";
 import type { AdmissionDeps, RequestEnv } from "./deps.js";

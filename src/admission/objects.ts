@@ -1,4 +1,5 @@
-import { decodeGo, knativeTypes } from "../apis/gojson/index.js";
+import { decodeGo } from "../go/encoding/json/index.js";
+import { knativeTypes } from "../apis/knative-types.js";
 import { formatGvk } from "../apis/gvk.js";
 import type { KindRules, KObject } from "../serving/registry.js";
 

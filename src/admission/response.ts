@@ -1,4 +1,4 @@
-import { stringifyJson } from "../apis/gojson/json-bigint.js";
+import { stringifyJson } from "../go/encoding/json/json-bigint.js";
 
 /** admission.k8s.io AdmissionResponse as Knative builds it (spec §1.3). */
 export interface AdmissionResponse {

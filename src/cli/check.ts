@@ -13,7 +13,7 @@ import { stringify as toYaml } from "yaml";
 import type { AdmissionDeps } from "../admission/deps.js";
 import { answerReview, type AdmissionPath } from "../admission/http.js";
 import type { AdmissionResponse } from "../admission/response.js";
-import { copyJsonValue } from "../apis/gojson/json-value.js";
+import { copyJsonValue } from "../go/encoding/json/json-value.js";
 import type { GroupVersionKind } from "../apis/gvk.js";
 import type { ConfigSnapshot } from "../config/snapshot.js";
 import {

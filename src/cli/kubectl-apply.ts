@@ -8,7 +8,7 @@
  */
 import { compareByteOrder } from "../go/strings/compare.js";
 import { goQuote } from "../go/strconv/quote.js";
-import { copyJsonValue } from "../apis/gojson/json-value.js";
+import { copyJsonValue } from "../go/encoding/json/json-value.js";
 
 export const LAST_APPLIED_ANNOTATION = "kubectl.kubernetes.io/last-applied-configuration";
 

@@ -3,8 +3,8 @@
  * `failed to parse data: …`, then Knative's checks in order; the first failure wins.
  */
 import { goFormatFloat } from "../go/strconv/ftoa.js";
-import { Duration, HOUR, SECOND } from "../apis/golang/duration.js";
-import { formatFloatFixed, type GoParse } from "../apis/golang/strconv.js";
+import { Duration, HOUR, SECOND } from "../go/time/duration.js";
+import { formatFloatFixed, type GoParse } from "../go/strconv/strconv.js";
 import { asBool, asDuration, asFloat64, asInt32, asString } from "./configmap-parse.js";
 import type { ConfigData } from "./snapshot.js";
 import type { AutoscalerConfig } from "./types.js";

@@ -6,9 +6,9 @@
  * their digits and range errors are strconv's).
  */
 import { goQuote } from "../go/strconv/quote.js";
-import { parseDuration, type Duration } from "../apis/golang/duration.js";
-import { parseBool, parseFloat, parseIntBig, type GoParse } from "../apis/golang/strconv.js";
-import { formatQuantity, parseQuantity } from "../apis/quantity.js";
+import { parseDuration, type Duration } from "../go/time/duration.js";
+import { parseBool, parseFloat, parseIntBig, type GoParse } from "../go/strconv/strconv.js";
+import { formatQuantity, parseQuantity } from "../go/apimachinery/quantity.js";
 import type { ConfigData } from "./snapshot.js";
 import type { Int64 } from "./types.js";
 

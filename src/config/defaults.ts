@@ -6,9 +6,9 @@
  * ObjectMeta.
  */
 import { errOutOfBoundsValue, renderFieldError } from "../apis/field-error.js";
-import { objectMetaValue } from "../apis/golang/template/object-meta.js";
-import { parseGoTemplate, type GoTemplate } from "../apis/golang/template/template.js";
-import type { GoParse } from "../apis/golang/strconv.js";
+import { objectMetaValue } from "../apis/object-meta-template.js";
+import { parseGoTemplate, type GoTemplate } from "../go/text/template/template.js";
+import type { GoParse } from "../go/strconv/strconv.js";
 import { asBool, asInt64, asQuantity, int64Value, lookup } from "./configmap-parse.js";
 import { equalFoldAscii } from "../go/strings/fold.js";
 import type { ConfigData } from "./snapshot.js";

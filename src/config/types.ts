@@ -52,7 +52,7 @@ export type Int64 = number | bigint;
 /**
  * `config-defaults` (serving pkg/apis/config/defaults.go). Quantities are kept as the configured strings
  * (canonicalised when applied). The int64 values are exact (Int64): the bounds validation compares with and prints,
- * and the values defaulting writes into objects, whose JSON carries bigints exactly (apis/gojson/json-bigint.ts).
+ * and the values defaulting writes into objects, whose JSON carries bigints exactly (go/encoding/json/json-bigint.ts).
  */
 export interface DefaultsConfig {
   readonly revisionTimeoutSeconds: Int64;

@@ -62,7 +62,7 @@ describe("readAs", () => {
     { object: { spec: { generation: 1.5 } }, error: "spec.generation: must be integer" },
     { object: { spec: { generation: -1 } }, error: "spec.generation: must be >= 0" },
     { object: { spec: { generation: 2 ** 60 } }, error: "spec.generation: must be <= 9007199254740991" },
-    // Integers a request body carries exactly (apis/gojson/json-bigint.ts): the same bounds, not "must be integer".
+    // Integers a request body carries exactly (go/encoding/json/json-bigint.ts): the same bounds, not "must be integer".
     { object: { spec: { generation: 9007199254740993n } }, error: "spec.generation: must be <= 9007199254740991" },
     { object: { spec: { generation: -9223372036854775808n } }, error: "spec.generation: must be >= 0" },
   ])("reports a value of the wrong type with its path: $error", ({ object, error }) => {

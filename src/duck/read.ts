@@ -7,7 +7,7 @@
  * Presence is kept: a member is in the view exactly when it is in the object, with the same value (null
  * stays null). That is what makes a patch computed between two views valid against the full object.
  */
-import { copyJsonValue, setOwn, type JsonObject } from "../apis/gojson/json-value.js";
+import { copyJsonValue, setOwn, type JsonObject } from "../go/encoding/json/json-value.js";
 import type { ErrorObject } from "ajv";
 import type { DuckType } from "./duck-type.js";
 import type { DuckSchema, JsonTypeName } from "./schema.js";
@@ -51,7 +51,7 @@ function project(value: unknown, schema: DuckSchema): unknown {
 
 /**
  * Whether the schema types an integer (int64Field). Views hold its values as numbers, so it reads integers up to
- * ±(2^53 − 1); an integer read exactly beyond that (a bigint, apis/gojson/json-bigint.ts) is checked as its rounded
+ * ±(2^53 − 1); an integer read exactly beyond that (a bigint, go/encoding/json/json-bigint.ts) is checked as its rounded
  * number, and the check reports the bound it is past (`must be <= 9007199254740991`).
  */
 function readsInteger(schema: DuckSchema): boolean {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { decodeGo, knativeTypes } from "../apis/gojson/index.js";
+import { decodeGo } from "../go/encoding/json/index.js";
+import { knativeTypes } from "../apis/knative-types.js";
 import type { DuckType } from "./duck-type.js";
 import { Generational } from "./generational.js";
 import { Conditions, KResource } from "./kresource.js";

@@ -12,7 +12,7 @@ import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from
 import { Agent as HttpsAgent, request as httpsRequest, type RequestOptions } from "node:https";
 import type { KubeConfig } from "@kubernetes/client-node";
 import { goQuote } from "../go/strconv/quote.js";
-import { stringifyJson } from "../apis/gojson/json-bigint.js";
+import { stringifyJson } from "../go/encoding/json/json-bigint.js";
 import type { RequestThrottle } from "./client.js";
 
 export type HttpMethod = "GET" | "POST" | "PUT";

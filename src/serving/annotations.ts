@@ -4,7 +4,7 @@
  * spec §3.2; progress deadline, §3.4 item 6).
  */
 import { errInvalidValue, FieldError } from "../apis/field-error.js";
-import { parseDuration } from "../apis/golang/duration.js";
+import { parseDuration } from "../go/time/duration.js";
 
 const NANOS_PER_SECOND = 1_000_000_000n;
 

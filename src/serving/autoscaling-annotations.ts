@@ -4,7 +4,7 @@
  * Out-of-bounds messages print the raw annotation text, bounds are Go-formatted.
  */
 import { also, errGeneric, errInvalidValue, errOutOfBoundsValue, type FieldError } from "../apis/field-error.js";
-import { atoi, parseFloat, parseInt, type GoParse } from "../apis/golang/strconv.js";
+import { atoi, parseFloat, parseInt, type GoParse } from "../go/strconv/strconv.js";
 import type { AutoscalerConfig } from "../config/types.js";
 import { durationNanos, firstPresentKey, isWholeSeconds } from "./annotations.js";
 import type { RequestContext } from "./context.js";

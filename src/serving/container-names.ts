@@ -3,7 +3,7 @@
  * `kmeta.ChildName`. Lengths and slices are in UTF-8 bytes, as in Go.
  */
 import { createHash } from "node:crypto";
-import { fromUtf8Bytes, utf8Bytes } from "../apis/gojson/go-strings.js";
+import { fromUtf8Bytes, utf8Bytes } from "../go/encoding/json/go-strings.js";
 
 /** The longest Kubernetes name. */
 const LONGEST = 63;

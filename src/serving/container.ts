@@ -6,7 +6,7 @@
  */
 import { also, CURRENT_FIELD, errGeneric, errInvalidValue, errMissingField, errMissingOneOf, errMultipleOneOf, errOutOfBoundsValue, FieldError, viaField, viaIndex, heldPaths, isFull, MAX_RENDERED_ERROR_PATH_CHARS, withUncheckedEntries } from "../apis/field-error.js";
 import { goQuote } from "../go/strconv/quote.js";
-import { parseImageReference } from "../apis/image-reference.js";
+import { parseImageReference } from "../go/containerregistry/reference.js";
 import type { FeaturesConfig } from "../config/types.js";
 import {
   arrayField,

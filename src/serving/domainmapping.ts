@@ -4,7 +4,7 @@
  */
 import { also, errDisallowedFields, errGeneric, errMissingField, FieldError } from "../apis/field-error.js";
 import { goQuote } from "../go/strconv/quote.js";
-import { isFullyQualifiedDomainName } from "../apis/k8s-names.js";
+import { isFullyQualifiedDomainName } from "../go/apimachinery/validation.js";
 import type { RequestContext } from "./context.js";
 import { asObject, ensureObject, metadataOf, oldObjectOf, type KObject } from "./kobject.js";
 import { setUserInfo, validateCreatorAndModifier } from "./user-info.js";

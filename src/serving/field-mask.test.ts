@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { goTypeOf } from "../apis/gojson/knative-types.js";
+import { goTypeOf } from "../apis/knative-types.js";
 import { checkDisallowedFields, defineMask, isGoZero } from "./field-mask.js";
 
 describe("isGoZero: Go's zero values in marshalled form", () => {

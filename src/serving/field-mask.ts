@@ -8,12 +8,12 @@
  * value for its type, so a mask here is the set of fields it copies, and "set" means "not the zero value":
  * `""`, `0`, `false`, nil (absent or null) are unset; a pointer, slice or map that is present is set, even
  * `{}`, `[]` or `false` behind a pointer; a struct value is set when any of its fields is. The Go types come
- * from the gojson tables (k8s.io/api v0.31.4, the version Knative 1.17 builds with).
+ * from the Go type tables of src/apis/k8s-types.ts (k8s.io/api v0.31.4, the version Knative 1.17 builds with).
  */
 import { errDisallowedFields, type FieldError } from "../apis/field-error.js";
 import { compareByteOrder } from "../go/strings/compare.js";
-import type { GoType, StructType } from "../apis/gojson/go-types.js";
-import { goTypeOf } from "../apis/gojson/knative-types.js";
+import type { GoType, StructType } from "../go/encoding/json/types.js";
+import { goTypeOf } from "../apis/knative-types.js";
 import type { Int64 } from "../config/types.js";
 
 export type JsonObject = Readonly<Record<string, unknown>>;
@@ -166,7 +166,7 @@ export function boolField(obj: JsonObject, key: string): boolean {
 
 /**
  * Whether a decoded value is a Go integer: a number, or a bigint for an int64 beyond ±(2^53 − 1), which the Go
- * round trip keeps exact (apis/gojson/json-bigint.ts). Compare with `<`/`>` and print with String(): both are exact.
+ * round trip keeps exact (go/encoding/json/json-bigint.ts). Compare with `<`/`>` and print with String(): both are exact.
  */
 export function isInt64(v: unknown): v is Int64 {
   return typeof v === "number" || typeof v === "bigint";

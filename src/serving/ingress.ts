@@ -3,7 +3,7 @@
  * knative/networking's `ingress_defaults.go` and `ingress_validation.go`.
  */
 import { also, errInvalidValue, errMissingField, FieldError, CURRENT_FIELD } from "../apis/field-error.js";
-import { goTypeOf } from "../apis/gojson/index.js";
+import { goTypeOf } from "../apis/knative-types.js";
 import { isGoZero, isInt64 } from "./field-mask.js";
 import { asObject, metadataOf, type KObject } from "./kobject.js";
 

@@ -2,7 +2,7 @@
  * knative.dev/pkg `kmp.ShortDiff` (go-cmp with the ShortDiffReporter and a Quantity comparer), used in
  * the Details of the immutability errors (spec Appendix A.5, §3.7, §3.9).
  *
- * The walk follows go-cmp over the Go types of the gojson tables, on objects in their marshalled form:
+ * The walk follows go-cmp over the Go types of the tables in src/apis (k8s-types.ts, knative-types.ts), on objects in their marshalled form:
  * struct fields in declaration order (embedded structs as `.PodSpec`), pointers, slices (aligned on equal
  * elements), maps (sorted keys), quantities by value. Each differing leaf is reported as
  * `<path>:\n\t-: "<old %+v>"\n\t+: "<new %+v>"\n`, struct-typed leaves as `\t-: <type>: "<%+v>"\n`.
@@ -15,11 +15,11 @@
 import { compareByteOrder } from "../go/strings/compare.js";
 import { goFormatFloat } from "../go/strconv/ftoa.js";
 import { goQuote } from "../go/strconv/quote.js";
-import type { GoField, GoType, StructType } from "../apis/gojson/go-types.js";
-import { stringifyJson } from "../apis/gojson/json-bigint.js";
-import { k8sStructs } from "../apis/gojson/k8s-types.js";
-import { goTypeOf } from "../apis/gojson/knative-types.js";
-import { compareQuantities, formatQuantity, parseQuantity, type Quantity } from "../apis/quantity.js";
+import type { GoField, GoType, StructType } from "../go/encoding/json/types.js";
+import { stringifyJson } from "../go/encoding/json/json-bigint.js";
+import { k8sStructs } from "../apis/k8s-types.js";
+import { goTypeOf } from "../apis/knative-types.js";
+import { compareQuantities, formatQuantity, parseQuantity, type Quantity } from "../go/apimachinery/quantity.js";
 
 /** Go types the webhook diffs, by the name go-cmp prints for them (spec §3.7, §3.9). */
 const ROOT_TABLE_TYPES: Readonly<Record<string, string>> = {
@@ -380,7 +380,7 @@ function formatValue(t: GoType, v: unknown, depth: number, plus: boolean): strin
     case "bool":
       return v === true ? "true" : "false";
     case "int":
-      // A bigint is an int64 beyond 2^53, exact (apis/gojson/json-bigint.ts).
+      // A bigint is an int64 beyond 2^53, exact (go/encoding/json/json-bigint.ts).
       return typeof v === "number" || typeof v === "bigint" ? String(v) : "0";
     case "float":
       return goFormatFloat(typeof v === "number" ? v : 0);
@@ -508,7 +508,7 @@ function timeText(v: unknown): string {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Go struct layout: Go field names and embedded structs, which the flattened gojson tables lose.
+// Go struct layout: Go field names and embedded structs, which the flattened tables of src/apis lose.
 
 interface LayoutEntry {
   readonly goName: string;

@@ -1,6 +1,6 @@
 /** Metric (autoscaling.internal.knative.dev/v1alpha1): validation (spec §3.12); no defaults (spec §4.8). */
 import { also, errMissingField, type FieldError, CURRENT_FIELD } from "../apis/field-error.js";
-import { goTypeOf } from "../apis/gojson/index.js";
+import { goTypeOf } from "../apis/knative-types.js";
 import type { RequestContext } from "./context.js";
 import { isGoZero } from "./field-mask.js";
 import { asObject, metadataOf, type KObject } from "./kobject.js";

@@ -3,7 +3,7 @@
  * knative/pkg `apis.ValidateObjectMetadata` (names) plus the autoscaling-annotation rule for the kind.
  */
 import { also, errInvalidKeyName, FieldError } from "../apis/field-error.js";
-import { goStringList, nameIsDNS1035Label } from "../apis/k8s-names.js";
+import { goStringList, nameIsDNS1035Label } from "../go/apimachinery/validation.js";
 import { stringMap, stringValue } from "./annotations.js";
 import { validateAutoscalingAnnotations } from "./autoscaling-annotations.js";
 import type { RequestContext } from "./context.js";

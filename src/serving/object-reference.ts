@@ -3,7 +3,7 @@
  * ServerlessService `objectRef`; `ProtocolType.Validate`.
  */
 import { also, errInvalidValue, errMissingField, type FieldError, CURRENT_FIELD } from "../apis/field-error.js";
-import { isCIdentifier, isDNS1123Label, isQualifiedName } from "../apis/k8s-names.js";
+import { isCIdentifier, isDNS1123Label, isQualifiedName } from "../go/apimachinery/validation.js";
 import { checkDisallowedFields, defineMask } from "./field-mask.js";
 import type { KObject } from "./kobject.js";
 

@@ -3,7 +3,7 @@
  * (spec §3.12), as serving's `pa_defaults.go` and `pa_validation.go` at v0.44.2.
  */
 import { also, errMissingField, type FieldError, CURRENT_FIELD } from "../apis/field-error.js";
-import { goTypeOf } from "../apis/gojson/index.js";
+import { goTypeOf } from "../apis/knative-types.js";
 import type { RequestContext } from "./context.js";
 import { isGoZero, isInt64 } from "./field-mask.js";
 import { asObject, ensureObject, metadataOf, type KObject } from "./kobject.js";

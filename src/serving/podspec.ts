@@ -6,7 +6,7 @@
  */
 import { also, errGeneric, errInvalidValue, errMissingField, errOutOfBoundsValue, FieldError, viaField, viaFieldIndex, CURRENT_FIELD } from "../apis/field-error.js";
 import { goQuote } from "../go/strconv/quote.js";
-import { isDNS1123Subdomain } from "../apis/k8s-names.js";
+import { isDNS1123Subdomain } from "../go/apimachinery/validation.js";
 import type { AdmissionConfig, DefaultsConfig, FeaturesConfig, Int64 } from "../config/types.js";
 import { validateInitContainer, validateSidecarContainer, validateUserContainer } from "./container.js";
 import type { RequestContext } from "./context.js";

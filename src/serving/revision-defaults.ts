@@ -3,7 +3,7 @@
  * `revision_defaults.go`, `configuration_defaults.go`). Objects are Go-round-tripped JSON trees, changed
  * in place; what is written is what `json.Marshal` of the defaulted Go struct would hold.
  */
-import { canonicalQuantityString } from "../apis/quantity.js";
+import { canonicalQuantityString } from "../go/apimachinery/quantity.js";
 import type { DefaultsConfig, Int64 } from "../config/types.js";
 import type { RequestContext } from "./context.js";
 import { isInt64 } from "./field-mask.js";

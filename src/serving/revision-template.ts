@@ -6,9 +6,9 @@
 import { also, errDisallowedFields, errInvalidValue, errOutOfBoundsValue, FieldError } from "../apis/field-error.js";
 import { goFloat64 } from "../go/fmt/print.js";
 import { goQuote } from "../go/strconv/quote.js";
-import { parseFloat } from "../apis/golang/strconv.js";
-import { goStringList, nameIsDNS1035Label } from "../apis/k8s-names.js";
-import { parseQuantity } from "../apis/quantity.js";
+import { parseFloat } from "../go/strconv/strconv.js";
+import { goStringList, nameIsDNS1035Label } from "../go/apimachinery/validation.js";
+import { parseQuantity } from "../go/apimachinery/quantity.js";
 import { firstPresentKey, stringMap, stringValue, validateProgressDeadline } from "./annotations.js";
 import { validateAutoscalingAnnotations } from "./autoscaling-annotations.js";
 import type { RequestContext } from "./context.js";

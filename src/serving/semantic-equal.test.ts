@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { goTypeOf } from "../apis/gojson/knative-types.js";
+import { goTypeOf } from "../apis/knative-types.js";
 import { semanticEqual } from "./semantic-equal.js";
 
 const SERVICE_SPEC = goTypeOf("serving.ServiceSpec");

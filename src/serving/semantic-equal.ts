@@ -9,8 +9,8 @@
  * as `"1Gi"` and `"1073741824"` are equal. Without a type the comparison is structural, with
  * null/absent, `[]` and `{}` treated as the same empty value.
  */
-import { compareQuantities, parseQuantity, type Quantity } from "../apis/quantity.js";
-import type { GoType, StructType } from "../apis/gojson/go-types.js";
+import { compareQuantities, parseQuantity, type Quantity } from "../go/apimachinery/quantity.js";
+import type { GoType, StructType } from "../go/encoding/json/types.js";
 
 export function semanticEqual(a: unknown, b: unknown, type?: GoType): boolean {
   return type === undefined ? untypedEqual(a, b) : typedEqual(type, a, b);

@@ -1,6 +1,6 @@
 /** ServerlessService (networking.internal.knative.dev/v1alpha1): validation (spec §3.13); no defaults. */
 import { also, errInvalidValue, errMissingField, type FieldError, CURRENT_FIELD } from "../apis/field-error.js";
-import { goTypeOf } from "../apis/gojson/index.js";
+import { goTypeOf } from "../apis/knative-types.js";
 import { isGoZero } from "./field-mask.js";
 import { asObject, type KObject } from "./kobject.js";
 import { validateNamespacedObjectReference, validateProtocolType } from "./object-reference.js";

@@ -5,7 +5,7 @@
  */
 import { also, errDisallowedFields, errGeneric, errInvalidArrayValue, errInvalidKeyName, errMissingOneOf, errMultipleOneOf, errOutOfBoundsValue, type FieldError } from "../apis/field-error.js";
 import { goQuote } from "../go/strconv/quote.js";
-import { goStringList, isDNS1035Label, isQualifiedName } from "../apis/k8s-names.js";
+import { goStringList, isDNS1035Label, isQualifiedName } from "../go/apimachinery/validation.js";
 import { isInt64 } from "./field-mask.js";
 
 export interface TrafficOptions {

@@ -5,8 +5,8 @@
  * caller's decision.
  */
 import { errInvalidValue, FieldError, also } from "../apis/field-error.js";
-import type { GoType } from "../apis/gojson/index.js";
-import { knativeTypes } from "../apis/gojson/index.js";
+import type { GoType } from "../go/encoding/json/index.js";
+import { knativeTypes } from "../apis/knative-types.js";
 import type { RequestContext } from "./context.js";
 import { semanticEqual } from "./semantic-equal.js";
 

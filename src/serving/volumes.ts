@@ -5,8 +5,8 @@
  */
 import { also, errGeneric, errInvalidValue, errMissingField, errMissingOneOf, errMultipleOneOf, viaField, viaFieldIndex, viaIndex, type FieldError, isFull, withUncheckedEntries } from "../apis/field-error.js";
 import { goQuote } from "../go/strconv/quote.js";
-import { isDNS1123Label } from "../apis/k8s-names.js";
-import { parseQuantity, quantitySign } from "../apis/quantity.js";
+import { isDNS1123Label } from "../go/apimachinery/validation.js";
+import { parseQuantity, quantitySign } from "../go/apimachinery/quantity.js";
 import type { FeaturesConfig } from "../config/types.js";
 import {
   arrayField,

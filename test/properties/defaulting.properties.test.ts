@@ -8,7 +8,7 @@ import { isDeepStrictEqual } from "node:util";
 import { describe, expect, it } from "vitest";
 import { admitDefaulting } from "../../src/admission/defaulting.js";
 import type { Decision } from "../../src/admission/response.js";
-import type { GoType } from "../../src/apis/gojson/go-types.js";
+import type { GoType } from "../../src/go/encoding/json/types.js";
 import { applyPatch } from "../conformance/json-patch.js";
 import { ABSENT, escapeToken, valueAt } from "./json-pointer.js";
 import { cases, FREE_PREFIX, UNKNOWN_PREFIX, type Case, type KindClass } from "./scenarios.js";

@@ -4,7 +4,7 @@
  */
 import { lookup } from "../configmap-parse.js";
 import type { ConfigData } from "../snapshot.js";
-import { yamlUnmarshalInto, type JsonTarget } from "./goyaml/yaml-to-json.js";
+import { yamlUnmarshalInto, type JsonTarget } from "../../go/yaml/yaml-to-json.js";
 
 export const CERTMANAGER_CONFIG_NAME = "config-certmanager";
 

@@ -4,7 +4,7 @@
  * `failed to parse "<key>": <Go error>` wrapping. Values stay exact (bigint) for messages.
  */
 import { goQuote } from "../../go/strconv/quote.js";
-import { parseIntBig, parseUintBig, type GoParse } from "../../apis/golang/strconv.js";
+import { parseIntBig, parseUintBig, type GoParse } from "../../go/strconv/strconv.js";
 import { lookup } from "../configmap-parse.js";
 import type { ConfigData } from "../snapshot.js";
 

@@ -4,13 +4,13 @@
  * keys are parsed before the current ones; then the image, the two durations, the affinity type and the
  * runtime-class-name YAML are checked.
  */
-import { Duration, SECOND } from "../../apis/golang/duration.js";
+import { Duration, SECOND } from "../../go/time/duration.js";
 import { goQuote } from "../../go/strconv/quote.js";
-import { goStringList, isDNS1123Subdomain } from "../../apis/k8s-names.js";
+import { goStringList, isDNS1123Subdomain } from "../../go/apimachinery/validation.js";
 import { asDuration, asQuantity, asString, lookup } from "../configmap-parse.js";
 import type { ConfigData } from "../snapshot.js";
 import { validatedSelectorFromSetError } from "./label-selector.js";
-import { yamlUnmarshalInto, type Decoded, type JsonTarget } from "./goyaml/yaml-to-json.js";
+import { yamlUnmarshalInto, type Decoded, type JsonTarget } from "../../go/yaml/yaml-to-json.js";
 
 export const DEPLOYMENT_CONFIG_NAME = "config-deployment";
 

@@ -1,10 +1,10 @@
 /**
  * networking's checkDomainTemplate URL test: `url.Parse("https://" + rendered)` must succeed (Go's error
  * text verbatim), have a host (`empty hostname`), and no request URI beyond `/`
- * (`domain template has url path: <RequestURI()>`). Parsing and its errors come from the gojson port of
+ * (`domain template has url path: <RequestURI()>`). Parsing and its errors come from the encoding/json port (src/go/encoding/json) of
  * net/url; Hostname() and RequestURI() are derived here from the same raw parts.
  */
-import { roundTripUrl } from "../../apis/gojson/go-url.js";
+import { roundTripUrl } from "../../go/net/url/url.js";
 
 const SCHEME = "https:";
 

@@ -3,7 +3,7 @@
  * `_example` holds YAML for `{selector: map[string]string, type: string}`, read with sigs.k8s.io/yaml.
  */
 import type { ConfigData } from "../snapshot.js";
-import { yamlUnmarshalInto, type JsonTarget } from "./goyaml/yaml-to-json.js";
+import { yamlUnmarshalInto, type JsonTarget } from "../../go/yaml/yaml-to-json.js";
 
 export const DOMAIN_CONFIG_NAME = "config-domain";
 

@@ -2,8 +2,8 @@
  * `config-gc` (serving pkg/gc NewConfigFromConfigMapFunc, spec §5.6): durations and a revision cap that
  * may each be `disabled` (any case), a non-negative minimum, and min ≤ max unless max is disabled.
  */
-import { parseDuration } from "../../apis/golang/duration.js";
-import { parseUintBig } from "../../apis/golang/strconv.js";
+import { parseDuration } from "../../go/time/duration.js";
+import { parseUintBig } from "../../go/strconv/strconv.js";
 import { asInt64, asString } from "../configmap-parse.js";
 import { equalFoldAscii } from "../../go/strings/fold.js";
 import type { ConfigData } from "../snapshot.js";

@@ -5,7 +5,7 @@
  * aggregate. Used by config-deployment's runtime-class-name selectors.
  */
 import { goQuote } from "../../go/strconv/quote.js";
-import { isQualifiedName, utf8ByteLength } from "../../apis/k8s-names.js";
+import { isQualifiedName, utf8ByteLength } from "../../go/apimachinery/validation.js";
 
 const LABEL_VALUE_FMT = "(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?";
 const LABEL_VALUE_RE = new RegExp(`^${LABEL_VALUE_FMT}$`);

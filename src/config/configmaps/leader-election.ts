@@ -2,7 +2,7 @@
  * `config-leader-election` (knative/pkg leaderelection NewConfigFromMap, spec §5.10): durations (legacy
  * camelCase keys first, then the current ones) and 1 ≤ buckets ≤ 10. `map-lease-prefix.*` never fails.
  */
-import { Duration } from "../../apis/golang/duration.js";
+import { Duration } from "../../go/time/duration.js";
 import { asDuration } from "../configmap-parse.js";
 import type { ConfigData } from "../snapshot.js";
 import { asUint32 } from "./configmap-ints.js";

@@ -4,15 +4,15 @@
  * against sample values), and the enumerated http-protocol / TLS settings.
  */
 import { goQuote } from "../../go/strconv/quote.js";
-import { parseGoTemplate } from "../../apis/golang/template/template.js";
-import { STRING, type GoType, type GoValue, type StructGetter, type StructType } from "../../apis/golang/template/values.js";
-import type { GoParse } from "../../apis/golang/strconv.js";
+import { parseGoTemplate } from "../../go/text/template/template.js";
+import { STRING, type GoType, type GoValue, type StructGetter, type StructType } from "../../go/text/template/values.js";
+import type { GoParse } from "../../go/strconv/strconv.js";
 import { asBool, asString, lookup } from "../configmap-parse.js";
 import type { ConfigData } from "../snapshot.js";
 import { asInt } from "./configmap-ints.js";
 import { checkRenderedDomain } from "./domain-url.js";
 import { goLowerEquals } from "./go-case.js";
-import { yamlUnmarshalInto, type JsonTarget } from "./goyaml/yaml-to-json.js";
+import { yamlUnmarshalInto, type JsonTarget } from "../../go/yaml/yaml-to-json.js";
 
 export const NETWORK_CONFIG_NAME = "config-network";
 

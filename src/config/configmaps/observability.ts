@@ -5,8 +5,8 @@
  * template.
  */
 import { goQuote } from "../../go/strconv/quote.js";
-import { parseGoTemplate } from "../../apis/golang/template/template.js";
-import { atoi } from "../../apis/golang/strconv.js";
+import { parseGoTemplate } from "../../go/text/template/template.js";
+import { atoi } from "../../go/strconv/strconv.js";
 import { asBool, asString, lookup } from "../configmap-parse.js";
 import type { ConfigData } from "../snapshot.js";
 import { asInt } from "./configmap-ints.js";

@@ -1,0 +1,432 @@
+/**
+ * `json.Unmarshal` of a JSON value into a Go type, followed by `json.Marshal` of the result, as Knative's
+ * webhook does with `request.object` (spec §1.3, §1.5 step 2): Go 1.23 encoding/json decode.go semantics
+ * and error texts, and the JSON the decoded struct marshals to.
+ *
+ * Decoding (golang/go src/encoding/json/decode.go):
+ * - type mismatches are saved (the first one wins) and decoding goes on; errors from custom unmarshalers
+ *   (Quantity, Time, IntOrString, URL) abort at once and win over saved ones;
+ * - an UnmarshalTypeError names the innermost struct being decoded and the dotted JSON path from the root
+ *   (no indices, no map keys, no embedded struct names): `Go struct field Struct.a.b.c of type T`, or
+ *   `Go value of type T` outside any struct;
+ * - `null` leaves strings, numbers, bools and structs alone and sets pointers, slices and maps to nil;
+ * - object keys match fields exactly first, then case-insensitively (Go's fold), unknown keys are skipped;
+ * - a repeated key decodes into what is already there: structs and maps merge, slices reuse elements.
+ *
+ * The result is built directly in marshalled form: the value the decoder returns is what `json.Marshal`
+ * writes (omitempty fields dropped, others always present, quantities and times re-formatted), and it is
+ * fresh, so callers may mutate it.
+ */
+import { QUANTITY_FORMAT_ERROR, formatQuantity, parseQuantity } from "../../apimachinery/quantity.js";
+import type { GoType, MapType, SliceType, StructType } from "./types.js";
+import { asciiUpper } from "./types.js";
+import { decodeStdBase64 } from "../base64/base64.js";
+import { goString, goTrimSpace, hasGoStrings } from "./go-strings.js";
+import { roundTripRfc3339 } from "../../time/rfc3339.js";
+import { roundTripUrl } from "../../net/url/url.js";
+import { copyJsonValue, hasOwnKeys, isJsonObject, setOwn, type JsonObject } from "./json-value.js";
+
+export type GoDecodeResult = { ok: true; value: unknown } | { ok: false; error: string };
+
+/** An error that ends decoding at once (a custom UnmarshalJSON failed). */
+class DecodeAbort {
+  constructor(readonly message: string) {}
+}
+
+/**
+ * Thrown by the first type error of an untracked decode: the error text needs the field path, so the
+ * decode starts over with path tracking (see decodeGo).
+ */
+class NeedsErrorContext {}
+
+const NEEDS_ERROR_CONTEXT = new NeedsErrorContext();
+
+/** decodeState's error bookkeeping. Decoding is synchronous, so one instance serves every call. */
+interface DecodeState {
+  savedError: string | undefined;
+  /**
+   * Whether decodeStruct maintains `struct` and `fields`. Most objects decode without any type error, so the
+   * first pass skips that per-field bookkeeping; a type error throws NEEDS_ERROR_CONTEXT and the second pass
+   * tracks the path. Decoding does not touch its input, so the second pass sees what the first one saw.
+   */
+  tracking: boolean;
+  /** Whether strings still need Go's lone-surrogate decoding (goString); see `markGoStrings`. */
+  checkStrings: boolean;
+  /** errorContext.Struct: the struct whose field is being decoded. */
+  struct: string | undefined;
+  /** errorContext.FieldStack: JSON names from the root. */
+  readonly fields: string[];
+}
+
+const state: DecodeState = { savedError: undefined, tracking: false, checkStrings: true, struct: undefined, fields: [] };
+
+/**
+ * Decodes `value` (the output of JSON.parse, or of decodeFirstJsonValue: integer literals JSON.parse would round
+ * are bigints there, json-bigint.ts) into `type` like Go's `json.Unmarshal`, and returns what `json.Marshal` of the
+ * decoded value gives, or Go's error text. Integers of integer types stay exact (a bigint beyond 2^53, which only
+ * stringifyJson can write); float64 and interface{} targets get the float64 Go would hold.
+ */
+export function decodeGo(type: GoType, value: unknown): GoDecodeResult {
+  state.checkStrings = !hasGoStrings(value);
+  const untracked = decodeOnce(type, value, false);
+  return untracked ?? (decodeOnce(type, value, true) as GoDecodeResult);
+}
+
+/** One decoding pass; undefined when an untracked pass met a type error and must be repeated with tracking. */
+function decodeOnce(type: GoType, value: unknown, tracking: boolean): GoDecodeResult | undefined {
+  state.savedError = undefined;
+  state.tracking = tracking;
+  state.struct = undefined;
+  state.fields.length = 0;
+  try {
+    // JSON.parse never yields undefined; treat it like an absent (null) document rather than an object.
+    const out = decodeValue(type, value === undefined ? null : value, undefined);
+    if (state.savedError !== undefined) return { ok: false, error: state.savedError };
+    return { ok: true, value: out === undefined ? zeroValue(type) : out };
+  } catch (e) {
+    if (e instanceof DecodeAbort) return { ok: false, error: e.message };
+    if (e === NEEDS_ERROR_CONTEXT) return undefined;
+    throw e;
+  }
+}
+
+/** Go's string decoding, skipped when the input is known to hold no lone surrogates. */
+function str(s: string): string {
+  return state.checkStrings ? goString(s) : s;
+}
+
+/** UnmarshalTypeError.Error() with the current error context (addErrorContext). */
+function typeErrorText(what: string, typeName: string): string {
+  if (!state.tracking) throw NEEDS_ERROR_CONTEXT;
+  if (state.struct !== undefined || state.fields.length > 0) {
+    return `json: cannot unmarshal ${what} into Go struct field ${state.struct ?? ""}.${state.fields.join(".")} of type ${typeName}`;
+  }
+  return `json: cannot unmarshal ${what} into Go value of type ${typeName}`;
+}
+
+function saveTypeError(what: string, typeName: string): void {
+  if (state.savedError === undefined) state.savedError = typeErrorText(what, typeName);
+}
+
+function saveError(text: string): void {
+  if (state.savedError === undefined) state.savedError = text;
+}
+
+/** How encoding/json names a JSON value in a type error (numbers get their literal only for numeric targets). */
+function describe(v: unknown): string {
+  if (typeof v === "string") return "string";
+  if (typeof v === "number" || typeof v === "bigint") return "number";
+  if (typeof v === "boolean") return "bool";
+  return Array.isArray(v) ? "array" : "object";
+}
+
+/**
+ * Decodes `v` into a slot of type `t` whose current (marshalled) content is `cur`, and returns the new
+ * content; `undefined` stands for Go's nil, or for "unchanged zero" where `cur` was undefined.
+ */
+function decodeValue(t: GoType, v: unknown, cur: unknown): unknown {
+  switch (t.kind) {
+    case "struct":
+      if (isJsonObject(v)) return decodeStruct(t, v, cur);
+      if (v !== null) saveTypeError(describe(v), t.name);
+      return cur;
+    case "ptr":
+      if (v === null) return undefined;
+      return decodeValue(t.elem, v, cur === null ? undefined : cur) ?? zeroValue(t.elem);
+    case "slice":
+      if (Array.isArray(v)) return decodeSlice(t, v, cur);
+      if (v === null) return undefined;
+      saveTypeError(describe(v), t.name);
+      return cur;
+    case "map":
+      if (isJsonObject(v)) return decodeMap(t, v, cur);
+      if (v === null) return undefined;
+      saveTypeError(describe(v), t.name);
+      return cur;
+    case "string":
+      if (typeof v === "string") return str(v);
+      if (v !== null) saveTypeError(describe(v), t.name);
+      return cur;
+    case "bool":
+      if (typeof v === "boolean") return v;
+      if (v !== null) saveTypeError(describe(v), t.name);
+      return cur;
+    case "int":
+      // decode.go literalStore: strconv.ParseInt / ParseUint of the literal, then OverflowInt / OverflowUint. A
+      // bigint is an integer literal beyond 2^53, exact; comparing it with the bounds (numbers) is exact too.
+      if (typeof v === "number" || typeof v === "bigint") {
+        if ((typeof v === "bigint" || Number.isInteger(v)) && v >= t.min && v < t.limit) return v;
+        // Go prints the literal as written; a bigint's digits are that literal.
+        saveTypeError(`number ${String(v)}`, t.name);
+        return cur;
+      }
+      if (v !== null) saveTypeError(describe(v), t.name);
+      return cur;
+    case "float":
+      if (typeof v === "number") return v;
+      if (typeof v === "bigint") return float64OfLiteral(v, t.name) ?? cur;
+      if (v !== null) saveTypeError(describe(v), t.name);
+      return cur;
+    case "bytes":
+      return decodeBytes(t.name, v, cur);
+    case "quantity":
+      return decodeQuantity(v);
+    case "time":
+      return decodeTime(v);
+    case "intOrString":
+      return decodeIntOrString(v, cur);
+    case "url":
+      return decodeUrl(v);
+    case "raw":
+      // RawExtension and FieldsV1 keep the raw JSON (exact integers included) and ignore null.
+      return v === null ? cur : copyJsonValue(v);
+    case "any":
+      return v === null ? undefined : decodeInterface(v);
+  }
+}
+
+/**
+ * strconv.ParseFloat(literal, 64) of an exactly read integer (Number rounds to nearest, ties to even, as ParseFloat
+ * does), or undefined after saving Go's error when it is out of float64's range (decode.go literalStore:
+ * `number <literal>` of type float64).
+ */
+function float64OfLiteral(v: bigint, typeName: string): number | undefined {
+  const f = Number(v);
+  if (Number.isFinite(f)) return f;
+  saveTypeError(`number ${v}`, typeName);
+  return undefined;
+}
+
+/**
+ * A JSON value decoded into an interface{}: numbers become float64 (decode.go: (*decodeState).convertNumber), so an
+ * exactly read integer is rounded as ParseFloat rounds it, and one beyond float64's range is nil with the error
+ * `number <literal>` of type float64 saved, the first in document order.
+ */
+function decodeInterface(v: unknown): unknown {
+  let outOfRange = false;
+  const out = copyJsonValue(v, state.checkStrings, (b) => {
+    const f = Number(b);
+    if (Number.isFinite(f)) return f;
+    outOfRange = true;
+    return null;
+  });
+  if (outOfRange) saveTypeError(`number ${firstOutOfRangeInteger(v)}`, "float64");
+  return out;
+}
+
+/** The first bigint in document order whose float64 is infinite (there is one: decodeInterface found it). */
+function firstOutOfRangeInteger(v: unknown): bigint | undefined {
+  const pending: unknown[] = [v];
+  while (pending.length > 0) {
+    const x = pending.pop();
+    if (typeof x === "bigint" && !Number.isFinite(Number(x))) return x;
+    if (typeof x !== "object" || x === null) continue;
+    // Children in reverse, so that the first one is examined next.
+    const children = Array.isArray(x) ? x : Object.values(x);
+    for (let i = children.length - 1; i >= 0; i--) pending.push(children[i]);
+  }
+  return undefined;
+}
+
+function decodeStruct(t: StructType, v: JsonObject, cur: unknown): JsonObject {
+  const out: JsonObject = isJsonObject(cur) ? cur : {};
+  const tracking = state.tracking;
+  const outerStruct = state.struct;
+  const depth = state.fields.length;
+  for (const key of Object.keys(v)) {
+    let f = t.exact.get(key);
+    if (f === undefined) {
+      const folded = foldKey(key);
+      if (folded === undefined) continue;
+      f = t.folded.get(folded);
+      if (f === undefined) continue;
+    }
+    if (tracking) {
+      state.struct = t.shortName;
+      state.fields.push(f.name);
+    }
+    const existing = out[f.name];
+    const next = decodeValue(f.type, v[key], existing);
+    if (next === undefined || (f.omitEmpty && isEmpty(f.emptiness, next))) {
+      // Absent means Go's zero value here; omitempty fields stay absent, others are filled in below.
+      if (existing !== undefined) delete out[f.name];
+    } else {
+      out[f.name] = next;
+    }
+    if (tracking) {
+      state.fields.length = depth;
+      state.struct = outerStruct;
+    }
+  }
+  for (const f of t.alwaysEmitted) if (out[f.name] === undefined) out[f.name] = zeroValue(f.type);
+  return out;
+}
+
+function decodeSlice(t: SliceType, v: readonly unknown[], cur: unknown): unknown[] {
+  // Go decodes into the elements already there (a repeated key merges) and truncates to the new length.
+  const prev = Array.isArray(cur) ? cur : undefined;
+  const out = new Array<unknown>(v.length);
+  for (let i = 0; i < v.length; i++) {
+    const elem = decodeValue(t.elem, v[i], prev?.[i]);
+    out[i] = elem === undefined ? zeroValue(t.elem) : elem;
+  }
+  return out;
+}
+
+function decodeMap(t: MapType, v: JsonObject, cur: unknown): JsonObject {
+  const out: JsonObject = isJsonObject(cur) ? cur : {};
+  for (const key of Object.keys(v)) {
+    // Each value decodes into a fresh zero element; the map itself merges.
+    const elem = decodeValue(t.elem, v[key], undefined);
+    setOwn(out, str(key), elem === undefined ? zeroValue(t.elem) : elem);
+  }
+  return out;
+}
+
+/** The marshalled form of a Go zero value (what a non-omitempty field of that type writes). */
+export function zeroValue(t: GoType): unknown {
+  switch (t.kind) {
+    case "struct": {
+      const out: JsonObject = {};
+      for (const f of t.alwaysEmitted) out[f.name] = zeroValue(f.type);
+      return out;
+    }
+    case "string":
+    case "url":
+      return "";
+    case "bool":
+      return false;
+    case "int":
+    case "float":
+    case "intOrString":
+      return 0;
+    case "quantity":
+      return "0";
+    default:
+      // nil pointers, slices, maps, interfaces and []byte, the zero Time and an empty RawExtension.
+      return null;
+  }
+}
+
+function isEmpty(emptiness: string, v: unknown): boolean {
+  switch (emptiness) {
+    case "string":
+      return v === "";
+    case "bool":
+      return v === false;
+    case "number":
+      return v === 0;
+    case "length":
+      return Array.isArray(v) ? v.length === 0 : typeof v === "string" ? v.length === 0 : isJsonObject(v) && !hasOwnKeys(v);
+    default:
+      // "never", and "nil": a nil pointer or interface is undefined here, while a non-nil pointer whose
+      // target marshals as null (a zero *metav1.Time) is kept.
+      return false;
+  }
+}
+
+/**
+ * Go's foldName for matching a key against the (ASCII) field names: ASCII letters upper-cased, other
+ * runes replaced by the smallest rune of their simple case-folding orbit. Only the long s (→ S) and the
+ * Kelvin sign (→ K) reach ASCII that way; any other non-ASCII character means no field can match.
+ */
+function foldKey(key: string): string | undefined {
+  // eslint-disable-next-line no-control-regex -- control characters are what this matches
+  if (/^[\x00-\x7f]*$/.test(key)) return asciiUpper(key);
+  let out = "";
+  for (const ch of key) {
+    const c = ch.codePointAt(0) as number;
+    if (c < 0x80) out += asciiUpper(ch);
+    else if (c === 0x17f) out += "S";
+    else if (c === 0x212a) out += "K";
+    else return undefined;
+  }
+  return out;
+}
+
+/** JSON raw text a Quantity's UnmarshalJSON would see for a non-string value. */
+function rawLiteral(v: unknown): string {
+  if (typeof v === "number" || typeof v === "bigint") return String(v);
+  if (typeof v === "boolean") return v ? "true" : "false";
+  return Array.isArray(v) ? "[" : "{";
+}
+
+/** Characters Go's JSON encoder always escapes in strings. */
+// eslint-disable-next-line no-control-regex -- control characters are what this matches
+const ESCAPED_IN_TRANSIT = /[\x00-\x1f"\\<>&\u2028\u2029]/;
+
+/** resource.Quantity UnmarshalJSON + MarshalJSON. */
+function decodeQuantity(v: unknown): string {
+  if (v === null) return "0";
+  let text: string;
+  if (typeof v === "string") {
+    // Go parses the raw bytes between the quotes, unescaped: a character that arrives escaped (as the API
+    // server's encoder writes these) is a backslash there, which no quantity contains.
+    if (ESCAPED_IN_TRANSIT.test(v)) throw new DecodeAbort(QUANTITY_FORMAT_ERROR);
+    text = goTrimSpace(str(v));
+  } else {
+    text = rawLiteral(v);
+  }
+  const parsed = parseQuantity(text);
+  if (!parsed.ok) throw new DecodeAbort(parsed.error);
+  return formatQuantity(parsed.quantity);
+}
+
+/** metav1.Time UnmarshalJSON + MarshalJSON (also apis.VolatileTime). */
+function decodeTime(v: unknown): string | null {
+  if (v === null) return null;
+  if (typeof v !== "string") throw new DecodeAbort(typeErrorText(describe(v), "string"));
+  const r = roundTripRfc3339(str(v));
+  if (!r.ok) throw new DecodeAbort(r.error);
+  return r.json;
+}
+
+const INT32_MIN = -(2 ** 31);
+const INT32_LIMIT = 2 ** 31;
+
+/** intstr.IntOrString UnmarshalJSON: strings stay strings, everything else decodes into an int32. */
+function decodeIntOrString(v: unknown, cur: unknown): string | number {
+  if (typeof v === "string") return str(v);
+  // null sets the kind to Int and leaves IntVal as it was.
+  if (v === null) return typeof cur === "number" ? cur : 0;
+  if (typeof v === "number") {
+    if (Number.isInteger(v) && v >= INT32_MIN && v < INT32_LIMIT) return v;
+    throw new DecodeAbort(typeErrorText(`number ${String(v)}`, "int32"));
+  }
+  // An exactly read integer is beyond 2^53, so beyond int32.
+  if (typeof v === "bigint") throw new DecodeAbort(typeErrorText(`number ${v}`, "int32"));
+  throw new DecodeAbort(typeErrorText(describe(v), "int32"));
+}
+
+/** knative apis.URL UnmarshalJSON + MarshalJSON. */
+function decodeUrl(v: unknown): string {
+  if (v === null) return "";
+  if (typeof v !== "string") throw new DecodeAbort(typeErrorText(describe(v), "string"));
+  const r = roundTripUrl(str(v));
+  if (!r.ok) throw new DecodeAbort(r.error);
+  return r.value;
+}
+
+/** []byte: base64 text or an array of bytes in, base64 out. */
+function decodeBytes(typeName: string, v: unknown, cur: unknown): unknown {
+  if (v === null) return undefined;
+  if (typeof v === "string") {
+    const r = decodeStdBase64(v);
+    if (!r.ok) {
+      saveError(r.error);
+      return cur;
+    }
+    return r.bytes.toString("base64");
+  }
+  if (Array.isArray(v)) {
+    const bytes: number[] = [];
+    for (const b of v) {
+      if (typeof b === "number" && Number.isInteger(b) && b >= 0 && b < 256) bytes.push(b);
+      else if (b === null) bytes.push(0);
+      else saveTypeError(typeof b === "number" || typeof b === "bigint" ? `number ${String(b)}` : describe(b), "uint8");
+    }
+    return Buffer.from(bytes).toString("base64");
+  }
+  saveTypeError(describe(v), typeName);
+  return cur;
+}
