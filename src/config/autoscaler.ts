@@ -6,7 +6,7 @@ import { goFormatFloat } from "../go/strconv/ftoa.js";
 import { Duration, HOUR, SECOND } from "../go/time/duration.js";
 import { formatFloatFixed, type GoParse } from "../go/strconv/strconv.js";
 import { asBool, asDuration, asFloat64, asInt32, asString } from "./configmap-parse.js";
-import type { ConfigData } from "./snapshot.js";
+import type { ConfigData } from "./types.js";
 import type { AutoscalerConfig } from "./types.js";
 
 export const AUTOSCALER_CONFIG_NAME = "config-autoscaler";

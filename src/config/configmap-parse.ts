@@ -9,7 +9,7 @@ import { goQuote } from "../go/strconv/quote.js";
 import { parseDuration, type Duration } from "../go/time/duration.js";
 import { parseBool, parseFloat, parseIntBig, type GoParse } from "../go/strconv/strconv.js";
 import { formatQuantity, parseQuantity } from "../go/apimachinery/quantity.js";
-import type { ConfigData } from "./snapshot.js";
+import type { ConfigData } from "./types.js";
 import type { Int64 } from "./types.js";
 
 /** The value at `key` when the map really has it (never an inherited property). */

@@ -11,7 +11,7 @@ import { parseGoTemplate, type GoTemplate } from "../go/text/template/template.j
 import type { GoParse } from "../go/strconv/strconv.js";
 import { asBool, asInt64, asQuantity, int64Value, lookup } from "./configmap-parse.js";
 import { equalFoldAscii } from "../go/strings/fold.js";
-import type { ConfigData } from "./snapshot.js";
+import type { ConfigData } from "./types.js";
 import type { DefaultsConfig } from "./types.js";
 
 export const DEFAULTS_CONFIG_NAME = "config-defaults";

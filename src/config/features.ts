@@ -6,7 +6,7 @@
  */
 import { equalFoldAscii } from "../go/strings/fold.js";
 import { lookup } from "./configmap-parse.js";
-import type { ConfigData } from "./snapshot.js";
+import type { ConfigData } from "./types.js";
 import type { FeaturesConfig, Flag } from "./types.js";
 
 export const FEATURES_CONFIG_NAME = "config-features";

@@ -6,7 +6,7 @@
 import { AUTOSCALER_CONFIG_NAME, DEFAULT_AUTOSCALER, parseAutoscalerConfig } from "./autoscaler.js";
 import { DEFAULT_DEFAULTS, DEFAULTS_CONFIG_NAME, parseDefaultsConfig } from "./defaults.js";
 import { DEFAULT_FEATURES, FEATURES_CONFIG_NAME, parseFeaturesConfig } from "./features.js";
-import type { ConfigData } from "./snapshot.js";
+import type { ConfigData } from "./types.js";
 import type { AdmissionConfig } from "./types.js";
 
 export const DEFAULT_ADMISSION_CONFIG: AdmissionConfig = Object.freeze({

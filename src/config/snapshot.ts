@@ -4,9 +4,9 @@
  * The raw `data` is kept for logs and tooling; rules use the parsed `admission` view, computed once here.
  */
 import { DEFAULT_ADMISSION_CONFIG, parseAdmissionConfig } from "./parse.js";
-import type { AdmissionConfig } from "./types.js";
+import type { AdmissionConfig, ConfigData } from "./types.js";
 
-export type ConfigData = Readonly<Record<string, string>>;
+export type { ConfigData } from "./types.js";
 
 export interface ConfigSnapshot {
   /** ConfigMap name → data; a missing name means Knative's defaults (a fresh install's ConfigMap holds only `_example`). */

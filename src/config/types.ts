@@ -106,3 +106,6 @@ export interface AdmissionConfig {
   readonly defaults: DefaultsConfig;
   readonly autoscaler: AutoscalerConfig;
 }
+
+/** A ConfigMap's data. */
+export type ConfigData = Readonly<Record<string, string>>;

@@ -3,7 +3,7 @@
  * for a cert-manager `ObjectReference`, read with sigs.k8s.io/yaml; only decoding errors are reported.
  */
 import { lookup } from "../configmap-parse.js";
-import type { ConfigData } from "../snapshot.js";
+import type { ConfigData } from "../types.js";
 import { yamlUnmarshalInto, type JsonTarget } from "../../go/yaml/yaml-to-json.js";
 
 export const CERTMANAGER_CONFIG_NAME = "config-certmanager";

@@ -6,7 +6,7 @@
 import { goQuote } from "../../go/strconv/quote.js";
 import { parseIntBig, parseUintBig, type GoParse } from "../../go/strconv/strconv.js";
 import { lookup } from "../configmap-parse.js";
-import type { ConfigData } from "../snapshot.js";
+import type { ConfigData } from "../types.js";
 
 function wrap<T>(key: string, r: GoParse<T>): GoParse<T> {
   return r.ok ? r : { ok: false, error: `failed to parse ${goQuote(key)}: ${r.error}` };

@@ -8,7 +8,7 @@ import { Duration, SECOND } from "../../go/time/duration.js";
 import { goQuote } from "../../go/strconv/quote.js";
 import { goStringList, isDNS1123Subdomain } from "../../go/apimachinery/validation.js";
 import { asDuration, asQuantity, asString, lookup } from "../configmap-parse.js";
-import type { ConfigData } from "../snapshot.js";
+import type { ConfigData } from "../types.js";
 import { validatedSelectorFromSetError } from "./label-selector.js";
 import { yamlUnmarshalInto, type Decoded, type JsonTarget } from "../../go/yaml/yaml-to-json.js";
 

@@ -2,7 +2,7 @@
  * `config-domain` (serving pkg/reconciler/route/config NewDomainFromConfigMap, spec §5.11): every key but
  * `_example` holds YAML for `{selector: map[string]string, type: string}`, read with sigs.k8s.io/yaml.
  */
-import type { ConfigData } from "../snapshot.js";
+import type { ConfigData } from "../types.js";
 import { yamlUnmarshalInto, type JsonTarget } from "../../go/yaml/yaml-to-json.js";
 
 export const DOMAIN_CONFIG_NAME = "config-domain";

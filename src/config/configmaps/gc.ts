@@ -6,7 +6,7 @@ import { parseDuration } from "../../go/time/duration.js";
 import { parseUintBig } from "../../go/strconv/strconv.js";
 import { asInt64, asString } from "../configmap-parse.js";
 import { equalFoldAscii } from "../../go/strings/fold.js";
-import type { ConfigData } from "../snapshot.js";
+import type { ConfigData } from "../types.js";
 
 export const GC_CONFIG_NAME = "config-gc";
 

@@ -4,7 +4,7 @@
  */
 import { Duration } from "../../go/time/duration.js";
 import { asDuration } from "../configmap-parse.js";
-import type { ConfigData } from "../snapshot.js";
+import type { ConfigData } from "../types.js";
 import { asUint32 } from "./configmap-ints.js";
 
 export const LEADER_ELECTION_CONFIG_NAME = "config-leader-election";

@@ -3,7 +3,7 @@
  * must be a zap level. `zap-logger-config` is not checked here.
  */
 import { lookup } from "../configmap-parse.js";
-import type { ConfigData } from "../snapshot.js";
+import type { ConfigData } from "../types.js";
 import { goLowerEquals } from "./go-case.js";
 
 export const LOGGING_CONFIG_NAME = "config-logging";

@@ -8,7 +8,7 @@ import { parseGoTemplate } from "../../go/text/template/template.js";
 import { STRING, type GoType, type GoValue, type StructGetter, type StructType } from "../../go/text/template/values.js";
 import type { GoParse } from "../../go/strconv/strconv.js";
 import { asBool, asString, lookup } from "../configmap-parse.js";
-import type { ConfigData } from "../snapshot.js";
+import type { ConfigData } from "../types.js";
 import { asInt } from "./configmap-ints.js";
 import { checkRenderedDomain } from "./domain-url.js";
 import { goLowerEquals } from "./go-case.js";

@@ -8,7 +8,7 @@ import { goQuote } from "../../go/strconv/quote.js";
 import { parseGoTemplate } from "../../go/text/template/template.js";
 import { atoi } from "../../go/strconv/strconv.js";
 import { asBool, asString, lookup } from "../configmap-parse.js";
-import type { ConfigData } from "../snapshot.js";
+import type { ConfigData } from "../types.js";
 import { asInt } from "./configmap-ints.js";
 
 export const OBSERVABILITY_CONFIG_NAME = "config-observability";

@@ -7,7 +7,7 @@ import { goFormatFloat } from "../../go/strconv/ftoa.js";
 import { goQuote } from "../../go/strconv/quote.js";
 import { parseBool } from "../../go/strconv/strconv.js";
 import { asBool, asFloat64, asString, lookup } from "../configmap-parse.js";
-import type { ConfigData } from "../snapshot.js";
+import type { ConfigData } from "../types.js";
 
 export const TRACING_CONFIG_NAME = "config-tracing";
 

@@ -1,0 +1,96 @@
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+
+/**
+ * The import graph of src/ (tests excluded): no cycles, and no import from a lower layer to a higher one
+ * (cli → server → admission / kube → serving → config / duck → apis → go). eslint.config.js checks the layers
+ * file by file as code is written; this draws the whole graph, which is what a cycle needs.
+ */
+const SRC = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..", "src");
+const RANK: Record<string, number> = { go: 0, apis: 1, duck: 2, config: 2, serving: 3, admission: 4, kube: 4, server: 5, cli: 6 };
+
+function sources(dir: string, out: string[] = []): string[] {
+  for (const name of readdirSync(dir)) {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) sources(p, out);
+    else if (p.endsWith(".ts") && !p.endsWith(".test.ts")) out.push(p);
+  }
+  return out;
+}
+
+function graph(): Map<string, string[]> {
+  const files = sources(SRC);
+  const known = new Set(files);
+  const edges = new Map<string, string[]>();
+  for (const f of files) {
+    const text = readFileSync(f, "utf8");
+    const deps = new Set<string>();
+    for (const m of text.matchAll(/(?:import|export)\s[^;]*?from\s+"(\.[^"]+)"|import\("(\.[^"]+)"\)/gs)) {
+      const spec = m[1] ?? m[2];
+      if (spec !== undefined) deps.add(resolve(dirname(f), spec).replace(/\.js$/, ".ts"));
+    }
+    edges.set(f, [...deps].filter((d) => known.has(d)));
+  }
+  return edges;
+}
+
+/** Tarjan's strongly connected components with more than one member: the cycles. */
+function cycles(edges: Map<string, string[]>): string[][] {
+  let next = 0;
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const found: string[][] = [];
+  const visit = (v: string): void => {
+    index.set(v, next);
+    low.set(v, next++);
+    stack.push(v);
+    onStack.add(v);
+    for (const w of edges.get(v) ?? []) {
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v) as number, low.get(w) as number));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v) as number, index.get(w) as number));
+    }
+    if (low.get(v) === index.get(v)) {
+      const scc: string[] = [];
+      let w: string;
+      do {
+        w = stack.pop() as string;
+        onStack.delete(w);
+        scc.push(relative(SRC, w));
+      } while (w !== v);
+      if (scc.length > 1) found.push(scc);
+    }
+  };
+  for (const v of edges.keys()) if (!index.has(v)) visit(v);
+  return found;
+}
+
+describe("src/ import graph", () => {
+  const edges = graph();
+
+  it("covers every layer", () => {
+    const layers = new Set([...edges.keys()].map((f) => relative(SRC, f).split("/")[0]));
+    expect([...layers].sort()).toEqual(Object.keys(RANK).sort());
+  });
+
+  it("has no import cycles", () => {
+    expect(cycles(edges)).toEqual([]);
+  });
+
+  it("imports only downward", () => {
+    const upward: string[] = [];
+    for (const [from, deps] of edges) {
+      const a = relative(SRC, from).split("/")[0] as string;
+      for (const to of deps) {
+        const b = relative(SRC, to).split("/")[0] as string;
+        if (a !== b && (RANK[b] as number) >= (RANK[a] as number)) upward.push(`${relative(SRC, from)} -> ${relative(SRC, to)}`);
+      }
+    }
+    expect(upward).toEqual([]);
+  });
+});
