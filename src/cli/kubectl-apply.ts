@@ -9,6 +9,7 @@
 import { compareByteOrder } from "../go/strings/compare.js";
 import { goQuote } from "../go/strconv/quote.js";
 import { copyJsonValue } from "../go/encoding/json/json-value.js";
+import { jsonEqual } from "../duck/json-equal.js";
 
 export const LAST_APPLIED_ANNOTATION = "kubectl.kubernetes.io/last-applied-configuration";
 
@@ -107,22 +108,6 @@ function kindOf(v: unknown): string {
   return typeof v;
 }
 
-function jsonEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (Array.isArray(a)) {
-    if (!Array.isArray(b) || a.length !== b.length) return false;
-    for (let i = 0; i < a.length; i++) if (!jsonEqual(a[i], b[i])) return false;
-    return true;
-  }
-  if (isMap(a)) {
-    if (!isMap(b)) return false;
-    const ka = Object.keys(a);
-    if (ka.length !== Object.keys(b).length) return false;
-    for (const k of ka) if (!Object.hasOwn(b, k) || !jsonEqual(a[k], b[k])) return false;
-    return true;
-  }
-  return false;
-}
 
 /** evanphx/json-patch getDiff: the merge patch turning `a` into `b` (nulls for removed members). */
 function mergeDiff(a: JsonMap, b: JsonMap): JsonMap {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isEmptyJson, jsonSemanticEqual, jsonSemanticEqualExcept } from "./json-equal.js";
+import { isEmptyJson, jsonSemanticEqual, jsonSemanticEqualExcept, jsonEqual } from "./json-equal.js";
 
 describe("jsonSemanticEqual", () => {
   it.each([
@@ -69,5 +69,27 @@ describe("jsonSemanticEqualExcept", () => {
   ])("$name", ({ a, b, equal }) => {
     expect(jsonSemanticEqualExcept(a, b, "generation")).toBe(equal);
     expect(jsonSemanticEqualExcept(b, a, "generation")).toBe(equal);
+  });
+});
+
+describe("jsonEqual (strict, as JSON.stringify writes the values)", () => {
+  it("ignores member order and undefined members, and tells null from absent", () => {
+    expect(jsonEqual({ a: 1, b: [1, { c: "x" }] }, { b: [1, { c: "x" }], a: 1 })).toBe(true);
+    expect(jsonEqual({ a: 1, u: undefined }, { a: 1 })).toBe(true);
+    expect(jsonEqual({ a: null }, {})).toBe(false);
+    expect(jsonEqual([1, 2], [2, 1])).toBe(false);
+    expect(jsonEqual({}, [])).toBe(false);
+    expect(jsonEqual("", 0)).toBe(false);
+    expect(jsonEqual(9223372036854775807n, 9223372036854775807n)).toBe(true);
+  });
+
+  it("compares documents nested 200,000 deep without overflowing the stack", () => {
+    const deep = (n: number, leaf: unknown): unknown => {
+      let v = leaf;
+      for (let i = 0; i < n; i++) v = { a: [v] };
+      return v;
+    };
+    expect(jsonEqual(deep(200_000, 1), deep(200_000, 1))).toBe(true);
+    expect(jsonEqual(deep(200_000, 1), deep(200_000, 2))).toBe(false);
   });
 });

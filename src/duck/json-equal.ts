@@ -80,3 +80,39 @@ function equalExcept(a: unknown, b: unknown, ignoredKey: string | undefined): bo
   }
   return true;
 }
+
+/**
+ * Deep equality of two JSON values as JSON.stringify would write them, member order aside: an object member
+ * whose value is `undefined` is absent, `null` is a value. Iterative, so deep documents cannot overflow the stack.
+ * (The one strict JSON equality: the kube reconcilers, go-cmp's untyped leaves and kubectl's merge use it.)
+ */
+export function jsonEqual(a: unknown, b: unknown): boolean {
+  const stack: unknown[] = [a, b];
+  while (stack.length > 0) {
+    const y = stack.pop();
+    const x = stack.pop();
+    if (x === y) continue;
+    if (typeof x !== "object" || typeof y !== "object" || x === null || y === null) return false;
+    const xa = Array.isArray(x);
+    if (xa !== Array.isArray(y)) return false;
+    if (xa) {
+      const ya = y as unknown[];
+      if (x.length !== ya.length) return false;
+      for (let i = 0; i < x.length; i++) stack.push(x[i], ya[i]);
+      continue;
+    }
+    const xo = x as JsonObject;
+    const yo = y as JsonObject;
+    let xn = 0;
+    for (const k of Object.keys(xo)) {
+      if (xo[k] === undefined) continue;
+      xn++;
+      if (!Object.hasOwn(yo, k)) return false;
+      stack.push(xo[k], yo[k]);
+    }
+    let yn = 0;
+    for (const k of Object.keys(yo)) if (yo[k] !== undefined) yn++;
+    if (xn !== yn) return false;
+  }
+  return true;
+}

@@ -16,6 +16,7 @@ import type { Logger } from "pino";
 import { abortableDelay, type RequestThrottle } from "./client.js";
 import { createKubeApi, type KubeApi, type WatchEvent } from "./json-api.js";
 import { knativeLeaseName } from "./lease-buckets.js";
+import { jsonEqual } from "../duck/json-equal.js";
 
 type Json = Record<string, unknown>;
 
@@ -183,19 +184,6 @@ export function ensureExcludeSelector(current: unknown): Json {
   return out;
 }
 
-/** Deep equality of JSON values, member order aside. */
-export function jsonEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  if (Array.isArray(a)) {
-    const bb = b as unknown[];
-    return a.length === bb.length && a.every((v, i) => jsonEqual(v, bb[i]));
-  }
-  const ka = Object.keys(a).filter((k) => (a as Json)[k] !== undefined);
-  const kb = Object.keys(b).filter((k) => (b as Json)[k] !== undefined);
-  return ka.length === kb.length && ka.every((k) => Object.hasOwn(b, k) && jsonEqual((a as Json)[k], (b as Json)[k]));
-}
 
 /**
  * The configuration as it should be (spec §1.8 steps 4–5), computed from the stored one, which is not modified.

@@ -19,6 +19,7 @@ import type { GoField, GoType, StructType } from "../go/encoding/json/types.js";
 import { stringifyJson } from "../go/encoding/json/json-bigint.js";
 import { k8sStructs } from "../apis/k8s-types.js";
 import { goTypeOf } from "../apis/knative-types.js";
+import { jsonEqual } from "../duck/json-equal.js";
 import { compareQuantities, formatQuantity, parseQuantity, type Quantity } from "../go/apimachinery/quantity.js";
 
 /** Go types the webhook diffs, by the name go-cmp prints for them (spec §3.7, §3.9). */
@@ -233,25 +234,14 @@ function scalarEqual(t: GoType, x: unknown, y: unknown): boolean {
     case "float":
       return (isNil(x) ? 0 : x) === (isNil(y) ? 0 : y);
     default:
-      return jsonEqual(x, y);
+      return untypedEqual(x, y);
   }
 }
 
-function jsonEqual(x: unknown, y: unknown): boolean {
-  if (x === y) return true;
+/** Untyped leaves: JSON equality, with null and an absent value alike (go-cmp compares nil interfaces). */
+function untypedEqual(x: unknown, y: unknown): boolean {
   if (isNil(x) || isNil(y)) return isNil(x) && isNil(y);
-  if (Array.isArray(x)) {
-    if (!Array.isArray(y) || x.length !== y.length) return false;
-    for (let i = 0; i < x.length; i++) if (!jsonEqual(x[i], y[i])) return false;
-    return true;
-  }
-  const ox = asObject(x);
-  const oy = asObject(y);
-  if (ox === undefined || oy === undefined) return false;
-  const kx = Object.keys(ox);
-  if (kx.length !== Object.keys(oy).length) return false;
-  for (const k of kx) if (!Object.hasOwn(oy, k) || !jsonEqual(ox[k], oy[k])) return false;
-  return true;
+  return jsonEqual(x, y);
 }
 
 const ZERO_QUANTITY: Quantity = { mantissa: 0n, exponent: 0, format: "DecimalSI", cached: undefined };
