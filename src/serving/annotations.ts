@@ -1,7 +1,7 @@
 /**
  * Small annotation helpers shared by the metadata and template rules: reading maps off decoded objects,
- * Knative's `kmap.KeyPriority` lookup, and the second-precision duration annotations (rollout duration,
- * spec §3.2; progress deadline, §3.4 item 6).
+ * Knative's `kmap.KeyPriority` lookup, and the second-precision duration annotations (rollout duration and
+ * progress deadline, docs/knative-behavior.md#duration-annotations).
  */
 import { errInvalidValue, FieldError } from "../apis/field-error.js";
 import { parseDuration } from "../go/time/duration.js";
@@ -45,14 +45,18 @@ export function isWholeSeconds(nanos: bigint): boolean {
 }
 
 /**
- * serving's `ValidateRolloutDurationAnnotation` on an object's metadata (spec §3.2); paths are relative to
+ * serving's `ValidateRolloutDurationAnnotation` (pkg/apis/serving/metadata_validation.go) on an object's metadata;
+ * paths are relative to
  * `metadata` (`annotations.<key>`).
  */
 export function validateRolloutDuration(meta: Record<string, unknown> | undefined): FieldError | undefined {
   return validateSecondsDuration(stringMap(meta?.annotations), ROLLOUT_DURATION_KEYS, "rollout-duration")?.viaField("annotations");
 }
 
-/** The progress-deadline annotation of a template (spec §3.4 item 6); paths are annotation keys. */
+/**
+ * The progress-deadline annotation of a template (knative.dev/serving pkg/apis/serving/v1/revision_validation.go:
+ * (*RevisionTemplateSpec).Validate); paths are annotation keys.
+ */
 export function validateProgressDeadline(annotations: Record<string, string> | undefined): FieldError | undefined {
   return validateSecondsDuration(annotations, PROGRESS_DEADLINE_KEYS, "progress-deadline");
 }

@@ -5,7 +5,10 @@ import type { AdmissionConfig, AutoscalerConfig } from "../config/types.js";
 import { validateAutoscalingAnnotations, validateAutoscalingAnnotationsWith } from "./autoscaling-annotations.js";
 import type { RequestContext } from "./context.js";
 
-/** config-autoscaler with Knative's defaults (spec §5.4); only class, limit and zero-initial-scale matter here. */
+/**
+ * config-autoscaler with Knative's defaults (knative.dev/serving pkg/autoscaler/config/config.go: defaultConfig);
+ * only class, limit and zero-initial-scale matter here.
+ */
 const DEFAULTS: AutoscalerConfig = DEFAULT_AUTOSCALER;
 
 const A = "autoscaling.knative.dev/";

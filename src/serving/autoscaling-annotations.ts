@@ -1,7 +1,7 @@
 /**
- * serving's `autoscaling.ValidateAnnotations` (pkg/apis/autoscaling/annotation_validation.go, v0.44.2;
- * spec §3.3). All checks run and accumulate; paths are the annotation keys (the caller adds the prefix).
- * Out-of-bounds messages print the raw annotation text, bounds are Go-formatted.
+ * serving's `autoscaling.ValidateAnnotations` (pkg/apis/autoscaling/annotation_validation.go, v0.44.2; the rules
+ * in docs/knative-behavior.md#autoscaling-annotations). All checks run and accumulate; paths are the annotation keys
+ * (the caller adds the prefix). Out-of-bounds messages print the raw annotation text, bounds are Go-formatted.
  */
 import { also, errGeneric, errInvalidValue, errOutOfBoundsValue, type FieldError } from "../apis/field-error.js";
 import { atoi, parseFloat, parseInt, type GoParse } from "../go/strconv/strconv.js";
@@ -238,7 +238,10 @@ function validateScaleDownDelay(m: Record<string, string>): FieldError | undefin
   return undefined;
 }
 
-/** The metric must suit the class: the class annotation, else the cluster default (checklist 23). */
+/**
+ * The metric must suit the class: the class annotation, else the cluster default (annotation_validation.go:
+ * validateMetric).
+ */
 function validateMetric(config: AutoscalerConfig, m: Record<string, string>): FieldError | undefined {
   const k = firstPresentKey(m, METRIC);
   if (k === undefined) return undefined;
@@ -269,7 +272,7 @@ function validateAlgorithm(m: Record<string, string>): FieldError | undefined {
   return v === "" || AGGREGATION_ALGORITHMS.has(v) ? undefined : errInvalidValue(v, k);
 }
 
-/** Explanations go into the path, as Knative builds them (checklist 21). */
+/** Explanations go into the path, as Knative builds them (annotation_validation.go: validateInitialScale). */
 function validateInitialScale(config: AutoscalerConfig, m: Record<string, string>): FieldError | undefined {
   const k = firstPresentKey(m, INITIAL_SCALE);
   if (k === undefined) return undefined;

@@ -1,4 +1,7 @@
-/** Certificate (networking.internal.knative.dev/v1alpha1): validation (spec §3.13); no defaults. */
+/**
+ * Certificate (networking.internal.knative.dev/v1alpha1): validation (knative.dev/networking
+ * pkg/apis/networking/v1alpha1/certificate_validation.go: (*CertificateSpec).Validate); no defaults.
+ */
 import { also, errInvalidArrayValue, errInvalidValue, errMissingField, type FieldError } from "../apis/field-error.js";
 import { asObject, type KObject } from "./kobject.js";
 
@@ -16,7 +19,7 @@ function validateSpec(spec: KObject): FieldError | undefined {
   if (typeof spec.secretName !== "string" || spec.secretName === "") errs = also(errs, errMissingField("secretName"));
   const domain = typeof spec.domain === "string" ? spec.domain : "";
   if (domain !== "" && !dnsNames.some((n) => n === domain || (typeof n === "string" && n.endsWith(`.${domain}`)))) {
-    // Knative puts the explanation where the path goes (spec §3.13).
+    // Knative puts the explanation where the path goes (docs/knative-behavior.md#internal-kinds).
     errs = also(errs, errInvalidValue("domain", "domain must be a suffix of, or match exactly, at least one entry in dnsNames"));
   }
   return errs;

@@ -1,5 +1,6 @@
 /**
- * Configuration (serving.knative.dev/v1): defaults (spec §4.2) and validation (spec §3.8), as serving's
+ * Configuration (serving.knative.dev/v1): defaults and validation
+ * (docs/knative-behavior.md#service-and-configuration), as serving's
  * `configuration_defaults.go` and `configuration_validation.go` at v0.44.2.
  */
 import { also, type FieldError } from "../apis/field-error.js";
@@ -13,7 +14,7 @@ import { setUserInfo, validateCreatorAndModifier } from "./user-info.js";
 
 const SERVICE_LABEL = "serving.knative.dev/service";
 
-/** §4.2: template defaults; creator/lastModifier only for a Configuration no Service owns. */
+/** (*Configuration).SetDefaults: template defaults; creator/lastModifier only for a Configuration no Service owns. */
 export function setConfigurationDefaults(cfg: KObject, ctx: RequestContext): void {
   const meta = metadataOf(cfg);
   const previousSpec = asObject(oldObjectOf(ctx.oldObject)?.spec);
@@ -22,7 +23,7 @@ export function setConfigurationDefaults(cfg: KObject, ctx: RequestContext): voi
   if (!hasOwnerReferences(cfg)) setUserInfo(cfg, previousSpec, spec, ctx);
 }
 
-/** §3.8. */
+/** (*Configuration).Validate. */
 export function validateConfiguration(cfg: KObject, ctx: RequestContext): FieldError | undefined {
   const meta = metadataOf(cfg);
   const spec = asObject(cfg.spec) ?? {};

@@ -1,6 +1,7 @@
 /**
- * Default container names (spec §4.4.1): serving's `applyDefaultContainerNames` and knative/pkg
- * `kmeta.ChildName`. Lengths and slices are in UTF-8 bytes, as in Go.
+ * Default container names (docs/knative-behavior.md#container-names): serving's `applyDefaultContainerNames`
+ * (pkg/apis/serving/v1/revision_defaults.go) and knative.dev/pkg kmeta/names.go: ChildName. Lengths and slices are in
+ * UTF-8 bytes, as in Go.
  */
 import { createHash } from "node:crypto";
 import { fromUtf8Bytes, utf8Bytes } from "../go/encoding/json/go-strings.js";
@@ -45,9 +46,9 @@ function trimNonAlphanumericEnd(bytes: string): string {
 }
 
 /**
- * Names every container whose name is empty (spec §4.4.1). `taken` holds the names the user supplied
- * across regular and init containers, the empty name included, as Go's set does; generated names are
- * not added to it. With several containers, or when `defaultName` is taken, names get `-<n>` suffixes
+ * Names every container whose name is empty (revision_defaults.go: applyDefaultContainerNames). `taken` holds the
+ * names the user supplied across regular and init containers, the empty name included, as Go's set does; generated
+ * names are not added to it. With several containers, or when `defaultName` is taken, names get `-<n>` suffixes
  * from one counter, skipping taken ones.
  */
 export function applyDefaultContainerNames(containers: readonly unknown[], taken: ReadonlySet<string>, defaultName: string): void {

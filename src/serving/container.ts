@@ -2,7 +2,7 @@
  * Container rules (serving `k8s_validation.go`: ValidateContainer (ValidateUserContainer at HEAD),
  * validateSidecarContainer, validateInitContainer, validate and its env / envFrom / ports / resources helpers;
  * `fieldmask.go`: ContainerMask, EnvVarMask, EnvVarSourceMask, EnvFromSourceMask, ContainerPortMask,
- * ResourceRequirementsMask), spec §3.5.5–§3.5.7.
+ * ResourceRequirementsMask), rules in docs/knative-behavior.md#containers and #probes.
  */
 import { also, CURRENT_FIELD, errGeneric, errInvalidValue, errMissingField, errMissingOneOf, errMultipleOneOf, errOutOfBoundsValue, FieldError, viaField, viaIndex, heldPaths, isFull, MAX_RENDERED_ERROR_PATH_CHARS, withUncheckedEntries } from "../apis/field-error.js";
 import { goQuote } from "../go/strconv/quote.js";
@@ -72,8 +72,9 @@ const RESERVED_PORTS: ReadonlySet<number> = new Set([8012, 8013, 8022, 9090, 909
 const VALID_PORT_NAMES: ReadonlySet<string> = new Set(["h2c", "http1", ""]);
 
 /**
- * ValidateContainer of the serving container (spec §3.5.7): liveness and readiness probes against the
- * serving port's name, then the common rules. [v0.44.2] Startup probes are not validated.
+ * ValidateContainer of the serving container (knative.dev/serving pkg/apis/serving/k8s_validation.go): liveness and
+ * readiness probes against the serving port's name, then the common rules. [v0.44.2] Startup probes are not
+ * validated.
  */
 export function validateUserContainer(
   container: JsonObject,
@@ -87,9 +88,9 @@ export function validateUserContainer(
 }
 
 /**
- * validateSidecarContainer (spec §3.5.7): with multi-container-probing Enabled the probes follow the user
- * rules except that ports must be given rather than match; otherwise any liveness or readiness probe field
- * is disallowed. [v0.44.2] Startup probes are not looked at.
+ * validateSidecarContainer (knative.dev/serving pkg/apis/serving/k8s_validation.go): with multi-container-probing
+ * Enabled the probes follow the user rules except that ports must be given rather than match; otherwise any liveness
+ * or readiness probe field is disallowed. [v0.44.2] Startup probes are not looked at.
  */
 export function validateSidecarContainer(
   container: JsonObject,
@@ -109,7 +110,10 @@ export function validateSidecarContainer(
   return also(errs, validate(container, volumes, "sidecar", features));
 }
 
-/** validateInitContainer (spec §3.5.7, §3.5.8): Kubernetes refuses probes and lifecycle on init containers. */
+/**
+ * validateInitContainer (knative.dev/serving pkg/apis/serving/k8s_validation.go): Kubernetes refuses probes and
+ * lifecycle on init containers.
+ */
 export function validateInitContainer(
   container: JsonObject,
   volumes: VolumesByName,
@@ -124,7 +128,9 @@ export function validateInitContainer(
 
 const INIT_FORBIDDEN_FIELDS = ["livenessProbe", "readinessProbe", "startupProbe", "lifecycle"] as const;
 
-/** Go's `validate`: the rules every container kind shares (spec §3.5.6). */
+/**
+ * Go's `validate` (knative.dev/serving pkg/apis/serving/k8s_validation.go): the rules every container kind shares.
+ */
 function validate(container: JsonObject, volumes: VolumesByName, kind: ContainerKind, features: FeaturesConfig): FieldError | undefined {
   // equality.Semantic.DeepEqual(container, corev1.Container{})
   if (isGoZero(container, CONTAINER_TYPE, true)) return errMissingField(CURRENT_FIELD);

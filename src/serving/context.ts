@@ -23,7 +23,7 @@ export interface RequestContext {
   readonly subResource: string;
   /**
    * The old object on UPDATE: defaulted (the "baseline") during defaulting, as stored during validation
-   * (spec §1.4). Undefined on CREATE and when the request carried none.
+   * (docs/knative-behavior.md#operations-and-subresources). Undefined on CREATE and when the request carried none.
    */
   readonly oldObject: unknown;
   /** The request's user (Knative always attaches it, possibly with an empty username); undefined for the baseline. */
@@ -32,7 +32,8 @@ export interface RequestContext {
   readonly dryRun: boolean;
   readonly config: ConfigSnapshot;
   /**
-   * The webhook's own `POST pods?dryRun=All` (spec §6.2), used by the Service/Configuration validation callbacks.
+   * The webhook's own `POST pods?dryRun=All` (knative.dev/serving pkg/webhook/podspec_dryrun.go: validatePodSpec),
+   * used by the Service/Configuration validation callbacks.
    * `error` is the client's error text. Absent (standalone, `admit`): the call is taken to succeed.
    */
   readonly podDryRun?: (pod: Record<string, unknown>, namespace: string) => Promise<{ ok: true } | { ok: false; error: string }>;

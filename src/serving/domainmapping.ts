@@ -1,5 +1,5 @@
 /**
- * DomainMapping (serving.knative.dev/v1beta1): defaults (spec §4.7) and validation (spec §3.11), as
+ * DomainMapping (serving.knative.dev/v1beta1): defaults and validation (docs/knative-behavior.md#domainmapping), as
  * serving's `domainmapping_defaults.go` and `domainmapping_validation.go` at v0.44.2.
  */
 import { also, errDisallowedFields, errGeneric, errMissingField, FieldError } from "../apis/field-error.js";
@@ -16,7 +16,10 @@ function str(v: unknown): string {
   return typeof v === "string" ? v : "";
 }
 
-/** §4.7: `spec.ref.namespace` defaults to the DomainMapping's namespace; creator/lastModifier always. */
+/**
+ * (*DomainMapping).SetDefaults: `spec.ref.namespace` defaults to the DomainMapping's namespace; creator/lastModifier
+ * always.
+ */
 export function setDomainMappingDefaults(dm: KObject, ctx: RequestContext): void {
   const spec = ensureObject(dm, "spec");
   const ref = ensureObject(spec, "ref");
@@ -28,7 +31,7 @@ export function setDomainMappingDefaults(dm: KObject, ctx: RequestContext): void
   setUserInfo(dm, previousSpec, spec, ctx);
 }
 
-/** §3.11. */
+/** (*DomainMapping).Validate. */
 export function validateDomainMapping(dm: KObject, ctx: RequestContext): FieldError | undefined {
   const meta = metadataOf(dm);
   let errs = validateMetadata(meta)?.viaField("metadata");

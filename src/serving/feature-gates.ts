@@ -1,7 +1,8 @@
 /**
- * Which `config-features` flag gates which part of a pod spec (spec §5.2, §3.5.1–§3.5.8; Knative 1.17 key set),
- * and which gated fields a given pod spec uses. Pure data and pure functions: `duckbill features` explains flags
- * with it, `duckbill features impact` and the server's impact warnings (issue [7]) find the objects a flag
+ * Which `config-features` flag gates which part of a pod spec (knative.dev/serving pkg/apis/config/features.go,
+ * pkg/apis/serving/fieldmask.go and k8s_validation.go; docs/knative-behavior.md#config-features; Knative 1.17 key
+ * set), and which gated fields a given pod spec uses. Pure data and pure functions: `duckbill features` explains
+ * flags with it, `duckbill features impact` and the server's impact warnings (issue [7]) find the objects a flag
  * change would affect with `gatedFieldsUsed`.
  */
 import type { FeaturesConfig } from "../config/types.js";
@@ -11,11 +12,11 @@ import { arrayField, isGoZero, isJsonObject, objectField, structType, type JsonO
 export type GateType = "feature" | "extension";
 
 /**
- * How the webhook reads the flag (spec §5.2): `mask` = the field is allowed unless Disabled (Allowed acts as
- * Enabled); `enabled` = only Enabled permits it (Allowed acts as Disabled); `mask+enabled` = both checks, so
- * Allowed still denies with the flag's own message; `defaults` = changes defaulting, never denies on its own;
- * `dry-run` = a validation callback against the cluster; `controller` = read by controllers only, the webhook
- * ignores it.
+ * How the webhook reads the flag (docs/knative-behavior.md#config-features): `mask` = the field is allowed unless
+ * Disabled (Allowed acts as Enabled); `enabled` = only Enabled permits it (Allowed acts as Disabled); `mask+enabled`
+ * = both checks, so Allowed still denies with the flag's own message; `defaults` = changes defaulting, never denies
+ * on its own; `dry-run` = a validation callback against the cluster; `controller` = read by controllers only, the
+ * webhook ignores it.
  */
 export type GateCheck = "mask" | "enabled" | "mask+enabled" | "defaults" | "dry-run" | "controller";
 
@@ -160,7 +161,8 @@ export function featureGate(key: string): FeatureGate | undefined {
 }
 
 /**
- * Pod spec fields Knative never allows, whatever the flags (spec §3.5.1, §3.5.6; k8s.io/api v0.31 field list),
+ * Pod spec fields Knative never allows, whatever the flags (knative.dev/serving pkg/apis/serving/fieldmask.go:
+ * PodSpecMask, ContainerMask; k8s.io/api v0.31 field list),
  * relative to a pod spec.
  */
 export const NEVER_ALLOWED_FIELDS: readonly string[] = [

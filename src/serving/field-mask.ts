@@ -1,5 +1,6 @@
 /**
- * Knative's field masks (serving `fieldmask.go` + knative/pkg `apis.CheckDisallowedFields`, spec §2.4) over
+ * Knative's field masks (knative.dev/serving pkg/apis/serving/fieldmask.go + knative.dev/pkg
+ * apis/field_error.go: CheckDisallowedFields; docs/knative-behavior.md#field-masks) over
  * objects in their Go-marshalled JSON form, and the Go zero-value reading of such objects that the masks and
  * the pod-spec rules share.
  *
@@ -79,8 +80,8 @@ export function checkDisallowedFields(obj: JsonObject | undefined, mask: FieldMa
 }
 
 /**
- * Whether a marshalled value is its Go type's zero value (spec §2.4). With `semantic`, empty slices and maps
- * count as zero too, as in `equality.Semantic.DeepEqual(x, T{})`.
+ * Whether a marshalled value is its Go type's zero value (docs/knative-behavior.md#field-masks). With `semantic`,
+ * empty slices and maps count as zero too, as in `equality.Semantic.DeepEqual(x, T{})`.
  */
 export function isGoZero(value: unknown, type: GoType, semantic = false): boolean {
   if (value === undefined || value === null) return true;

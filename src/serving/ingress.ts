@@ -1,6 +1,7 @@
 /**
- * Ingress (networking.internal.knative.dev/v1alpha1): defaults (spec §4.8) and validation (spec §3.13), as
- * knative/networking's `ingress_defaults.go` and `ingress_validation.go`.
+ * Ingress (networking.internal.knative.dev/v1alpha1): defaults and validation
+ * (docs/knative-behavior.md#internal-kinds), as knative.dev/networking's pkg/apis/networking/v1alpha1
+ * `ingress_defaults.go` and `ingress_validation.go`.
  */
 import { also, errInvalidValue, errMissingField, FieldError, CURRENT_FIELD } from "../apis/field-error.js";
 import { goTypeOf } from "../apis/knative-types.js";
@@ -23,8 +24,8 @@ function str(v: unknown): string {
 }
 
 /**
- * §4.8: rules default to ExternalIP visibility; a path with a single split of 0 % gets 100 %. (Knative's
- * defaulter dereferences a rule without `http` and crashes; Duckbill leaves such a rule to validation.)
+ * (*Ingress).SetDefaults: rules default to ExternalIP visibility; a path with a single split of 0 % gets 100 %.
+ * (Knative's defaulter dereferences a rule without `http` and crashes; Duckbill leaves such a rule to validation.)
  */
 export function setIngressDefaults(ing: KObject): void {
   for (const r of list(asObject(ing.spec)?.rules)) {
@@ -39,7 +40,7 @@ export function setIngressDefaults(ing: KObject): void {
   }
 }
 
-/** §3.13: the service namespace of every backend must be the Ingress's own. */
+/** (*Ingress).Validate: the service namespace of every backend must be the Ingress's own. */
 export function validateIngress(ing: KObject): FieldError | undefined {
   return validateSpec(asObject(ing.spec), str(metadataOf(ing).namespace))?.viaField("spec");
 }

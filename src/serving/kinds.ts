@@ -16,9 +16,10 @@ const autoscaling = "autoscaling.internal.knative.dev";
 const networking = "networking.internal.knative.dev";
 
 /**
- * The GVKs Knative Serving's webhook registers (spec §1.1), in the order of the spec's table, each with
+ * The GVKs Knative Serving's webhook registers (knative.dev/serving cmd/webhook/main.go: the `types` map), in the
+ * order of docs/knative-behavior.md#registered-kinds, each with
  * its SetDefaults and Validate. Kinds without defaults only get the Go round trip. Service and Configuration
- * have Knative's validation callback, the PodSpec dry run (spec §6.2).
+ * have Knative's validation callback, the PodSpec dry run (docs/knative-behavior.md#podspec-dry-run).
  */
 export const KNATIVE_KINDS: readonly KindRules[] = [
   { gvk: { group: serving, version: "v1", kind: "Revision" }, plural: "revisions", setDefaults: setRevisionDefaults, validate: validateRevision },

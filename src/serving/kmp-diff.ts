@@ -1,6 +1,7 @@
 /**
  * knative.dev/pkg `kmp.ShortDiff` (go-cmp with the ShortDiffReporter and a Quantity comparer), used in
- * the Details of the immutability errors (spec Appendix A.5, §3.7, §3.9).
+ * the Details of the immutability errors (knative.dev/pkg kmp/diff.go: ShortDiff, kmp/reporters.go; the format in
+ * docs/knative-behavior.md#immutability-diffs).
  *
  * The walk follows go-cmp over the Go types of the tables in src/apis (k8s-types.ts, knative-types.ts), on objects in their marshalled form:
  * struct fields in declaration order (embedded structs as `.PodSpec`), pointers, slices (aligned on equal
@@ -22,7 +23,10 @@ import { goTypeOf } from "../apis/knative-types.js";
 import { jsonEqual } from "../duck/json-equal.js";
 import { compareQuantities, formatQuantity, parseQuantity, type Quantity } from "../go/apimachinery/quantity.js";
 
-/** Go types the webhook diffs, by the name go-cmp prints for them (spec §3.7, §3.9). */
+/**
+ * Go types the webhook diffs, by the name go-cmp prints for them (serving pkg/apis/serving/v1/revision_validation.go:
+ * (*RevisionTemplateSpec).VerifyNameChange, (*Revision).Validate).
+ */
 const ROOT_TABLE_TYPES: Readonly<Record<string, string>> = {
   "v1.RevisionSpec": "serving.RevisionSpec",
   "v1.RevisionTemplateSpec": "serving.RevisionTemplateSpec",

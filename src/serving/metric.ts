@@ -1,4 +1,8 @@
-/** Metric (autoscaling.internal.knative.dev/v1alpha1): validation (spec §3.12); no defaults (spec §4.8). */
+/**
+ * Metric (autoscaling.internal.knative.dev/v1alpha1): validation (knative.dev/serving
+ * pkg/apis/autoscaling/v1alpha1/metric_validation.go: (*Metric).Validate); no defaults
+ * (docs/knative-behavior.md#internal-kinds-defaults).
+ */
 import { also, errMissingField, type FieldError, CURRENT_FIELD } from "../apis/field-error.js";
 import { goTypeOf } from "../apis/knative-types.js";
 import type { RequestContext } from "./context.js";

@@ -1,6 +1,7 @@
 /**
- * Object metadata rules shared by the Knative kinds (spec §3.1): serving's `ValidateObjectMetadata`, i.e.
- * knative/pkg `apis.ValidateObjectMetadata` (names) plus the autoscaling-annotation rule for the kind.
+ * Object metadata rules shared by the Knative kinds (docs/knative-behavior.md#object-metadata): serving's
+ * `ValidateObjectMetadata` (pkg/apis/serving/metadata_validation.go), i.e. knative.dev/pkg
+ * apis/metadata_validation.go: ValidateObjectMetadata (names) plus the autoscaling-annotation rule for the kind.
  */
 import { also, errInvalidKeyName, FieldError } from "../apis/field-error.js";
 import { goStringList, nameIsDNS1035Label } from "../go/apimachinery/validation.js";
@@ -8,13 +9,17 @@ import { stringMap, stringValue } from "./annotations.js";
 import { validateAutoscalingAnnotations } from "./autoscaling-annotations.js";
 import type { RequestContext } from "./context.js";
 
-/** `autoscaling.GroupName`'s user-facing prefix, matched as a plain string prefix (checklist 20). */
+/**
+ * `autoscaling.GroupName`'s user-facing prefix, matched as a plain string prefix (knative.dev/serving
+ * pkg/apis/serving/metadata_validation.go: ValidateHasNoAutoscalingAnnotation).
+ */
 const AUTOSCALING_PREFIX = "autoscaling.knative.dev";
 const MISPLACED_AUTOSCALING_DETAIL = 'autoscaling annotations must be put under "spec.template.metadata.annotations" to work';
 
 /**
  * Paths are relative to `metadata` (the caller adds it). With `allowAutoscalingAnnotations` (Revision,
- * PodAutoscaler, Metric) the autoscaling annotations are validated (§3.3); without it (Service,
+ * PodAutoscaler, Metric) the autoscaling annotations are validated
+ * (docs/knative-behavior.md#autoscaling-annotations); without it (Service,
  * Configuration, Route) any `autoscaling.knative.dev*` key is an error.
  */
 export function validateObjectMetadata(
@@ -30,7 +35,10 @@ export function validateObjectMetadata(
   return also(errs, annotationErrs?.viaField("annotations"));
 }
 
-/** knative/pkg `apis.ValidateObjectMetadata`: only the first of its three errors is returned (checklist 30). */
+/**
+ * knative.dev/pkg apis/metadata_validation.go: ValidateObjectMetadata: only the first of its three errors is
+ * returned.
+ */
 function validateNames(meta: Record<string, unknown> | undefined): FieldError | undefined {
   const name = stringValue(meta?.name);
   const generateName = stringValue(meta?.generateName);

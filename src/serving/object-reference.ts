@@ -1,6 +1,7 @@
 /**
- * serving/networking `ValidateNamespacedObjectReference` (spec §3.12): PodAutoscaler `scaleTargetRef` and
- * ServerlessService `objectRef`; `ProtocolType.Validate`.
+ * `ValidateNamespacedObjectReference` (knative.dev/serving pkg/apis/serving/k8s_validation.go and
+ * knative.dev/networking pkg/apis/networking/k8s_validation.go): PodAutoscaler `scaleTargetRef` and ServerlessService
+ * `objectRef`; `ProtocolType.Validate` (knative.dev/networking pkg/apis/networking/generic_types.go).
  */
 import { also, errInvalidValue, errMissingField, type FieldError, CURRENT_FIELD } from "../apis/field-error.js";
 import { isCIdentifier, isDNS1123Label, isQualifiedName } from "../go/apimachinery/validation.js";

@@ -2,7 +2,8 @@ import { errMissingField, type FieldError } from "../apis/field-error.js";
 import { asObject, type KObject } from "./kobject.js";
 
 /**
- * serving's `verifyLabelOwnerRef` (spec §3.8–§3.10): a label naming the owner (e.g.
+ * serving's `verifyLabelOwnerRef` (pkg/apis/serving/v1/configuration_validation.go), used by the Configuration,
+ * Revision and Route label checks: a label naming the owner (e.g.
  * `serving.knative.dev/service: hello`) needs an ownerReference of that kind and name. The path is the
  * label key, relative to `metadata.labels`.
  */

@@ -1,6 +1,7 @@
 /**
- * PodAutoscaler (autoscaling.internal.knative.dev/v1alpha1): defaults (spec §4.8) and validation
- * (spec §3.12), as serving's `pa_defaults.go` and `pa_validation.go` at v0.44.2.
+ * PodAutoscaler (autoscaling.internal.knative.dev/v1alpha1): defaults and validation
+ * (docs/knative-behavior.md#internal-kinds), as serving's pkg/apis/autoscaling/v1alpha1 `pa_defaults.go` and
+ * `pa_validation.go` at v0.44.2.
  */
 import { also, errMissingField, type FieldError, CURRENT_FIELD } from "../apis/field-error.js";
 import { goTypeOf } from "../apis/knative-types.js";
@@ -22,7 +23,7 @@ function defaultMetric(cls: string): string {
   return "";
 }
 
-/** §4.8: class from config-autoscaler, then the class's default metric (also on UPDATE). */
+/** (*PodAutoscaler).SetDefaults: class from config-autoscaler, then the class's default metric (also on UPDATE). */
 export function setPodAutoscalerDefaults(pa: KObject, ctx: RequestContext): void {
   const annotations = ensureObject(ensureObject(pa, "metadata"), "annotations");
   if (!Object.hasOwn(annotations, CLASS_ANNOTATION)) annotations[CLASS_ANNOTATION] = ctx.config.admission.autoscaler.podAutoscalerClass;
@@ -32,7 +33,7 @@ export function setPodAutoscalerDefaults(pa: KObject, ctx: RequestContext): void
   }
 }
 
-/** §3.12: metadata with autoscaling annotations, then the spec. */
+/** (*PodAutoscaler).Validate: metadata with autoscaling annotations, then the spec. */
 export function validatePodAutoscaler(pa: KObject, ctx: RequestContext): FieldError | undefined {
   return also(validateObjectMetadata(metadataOf(pa), true, ctx)?.viaField("metadata"), validateSpec(asObject(pa.spec), ctx)?.viaField("spec"));
 }

@@ -40,7 +40,7 @@ function service(annotation?: string, template: KObject = { spec: { containers: 
   return { apiVersion: "serving.knative.dev/v1", kind: "Service", metadata: { name: "hello", namespace: "team-a", annotations }, spec: { template } };
 }
 
-describe("dryRunMode (spec §6.2)", () => {
+describe("dryRunMode (serving v0.44.2 pkg/webhook/validate_unstructured.go)", () => {
   it.each([
     { flag: "disabled", annotation: undefined, want: undefined },
     { flag: "disabled", annotation: "enabled", want: undefined },
@@ -128,7 +128,7 @@ describe("the dry-run callback", () => {
   });
 });
 
-describe("buildDryRunPod (spec §6.1 step 5)", () => {
+describe("buildDryRunPod (serving pkg/webhook/podspec_dryrun.go: resources.BuildPodSpec)", () => {
   it("turns the only container into the serving container", () => {
     const spec = {
       containerConcurrency: 0,

@@ -1,5 +1,6 @@
 /**
- * The PodSpec dry run of Knative 1.17 (spec §6.2; serving v0.44.2 `pkg/webhook/validate_unstructured.go` and
+ * The PodSpec dry run of Knative 1.17 (docs/knative-behavior.md#podspec-dry-run; serving v0.44.2
+ * `pkg/webhook/validate_unstructured.go` and
  * `podspec_dryrun.go`): the validation callback of Service and Configuration that builds the Pod the revision
  * reconciler would run for the template and asks the API server to create it with `dryRun=All`, so that
  * problems Knative's own rules cannot see (admission policies, quotas, pod security) surface at apply time.
@@ -34,7 +35,10 @@ const REVISION_ONLY_FIELDS = new Set(["containerConcurrency", "timeoutSeconds", 
 /** `enabled` ignores an API server that cannot dry-run (another webhook with side effects); `strict` does not. */
 export type DryRunMode = "enabled" | "strict";
 
-/** Which mode applies to this object, or undefined when the dry run does not run (spec §6.2). */
+/**
+ * Which mode applies to this object, or undefined when the dry run does not run (serving v0.44.2
+ * pkg/webhook/validate_unstructured.go: validateRevisionTemplate).
+ */
 export function dryRunMode(obj: KObject, ctx: RequestContext): DryRunMode | undefined {
   const flag = ctx.config.admission.features.podSpecDryRun;
   if (flag === "Disabled") return undefined;
@@ -108,7 +112,8 @@ function makeServingContainer(c: KObject, userPort: number): KObject {
 }
 
 /**
- * The Pod the dry run creates (spec §6.1 step 5; `resources.BuildPodSpec(rev, BuildUserContainers(rev), nil)`):
+ * The Pod the dry run creates (knative.dev/serving pkg/webhook/podspec_dryrun.go;
+ * pkg/reconciler/revision/resources/deploy.go: `BuildPodSpec(rev, BuildUserContainers(rev), nil)`):
  * the revision's PodSpec with its user containers as the reconciler makes them (no queue proxy, nothing that
  * depends on configuration) and `terminationGracePeriodSeconds = timeoutSeconds`. `revisionSpec` is a
  * defaulted RevisionSpec in its Go-marshalled form; it is not modified.

@@ -37,8 +37,9 @@ function parseDefaults(data: Readonly<Record<string, string>> | undefined): Defa
 }
 
 // ---------------------------------------------------------------------------------------------
-// Rendering as the admission layer does it (spec §1.7): errors after "validation failed: ", one warning per
-// line of each merged warning.
+// Rendering as the admission layer does it (knative.dev/pkg
+// webhook/resourcesemantics/validation/validation_admit.go): errors after "validation failed: ", one warning per line
+// of each merged warning.
 
 interface Rendered {
   readonly message: string;

@@ -2,7 +2,8 @@
  * RevisionSpec and PodSpec (serving `v1/revision_validation.go`: RevisionSpec.Validate, validateTimeoutSeconds;
  * `metadata_validation.go`: ValidateContainerConcurrency; `k8s_validation.go`: ValidatePodSpec,
  * validateInitContainers, validateContainers, validateContainersPorts; `fieldmask.go`: PodSpecMask),
- * spec §3.5 and §3.5.1, §3.5.5, §3.5.8, at Knative 1.17 (serving v0.44.2).
+ * all in knative.dev/serving pkg/apis/serving, at Knative 1.17 (serving v0.44.2); the rules in
+ * docs/knative-behavior.md#pod-specs, #containers and #init-containers.
  */
 import { also, errGeneric, errInvalidValue, errMissingField, errOutOfBoundsValue, FieldError, viaField, viaFieldIndex, CURRENT_FIELD } from "../apis/field-error.js";
 import { goQuote } from "../go/strconv/quote.js";
@@ -26,9 +27,9 @@ import { validatePodSecurityContext, warnDefaultContainerSecurityContext } from 
 import { allMountedVolumes, validateVolumes, type VolumesByName } from "./volumes.js";
 
 /**
- * RevisionSpec.Validate (spec §3.5): ValidatePodSpec, then the timeoutSeconds and containerConcurrency
- * bounds; paths relative to the spec object (the caller applies viaField("spec") / viaField("spec.template.spec")).
- * Includes warning-level diagnostics (security-context warnings).
+ * RevisionSpec.Validate (knative.dev/serving pkg/apis/serving/v1/revision_validation.go): ValidatePodSpec, then the
+ * timeoutSeconds and containerConcurrency bounds; paths relative to the spec object (the caller applies
+ * viaField("spec") / viaField("spec.template.spec")). Includes warning-level diagnostics (security-context warnings).
  */
 export function validateRevisionSpec(spec: Record<string, unknown>, ctx: RequestContext): FieldError | undefined {
   return validateRevisionSpecWith(spec, ctx.config.admission);
@@ -67,7 +68,8 @@ export function validateContainerConcurrency(containerConcurrency: Int64, defaul
   return undefined;
 }
 
-// PodSpecMask (spec §3.5.1): always-allowed fields, then the ones behind a flag that is not Disabled.
+// PodSpecMask (knative.dev/serving pkg/apis/serving/fieldmask.go; docs/knative-behavior.md#pod-specs): always-allowed
+// fields, then the ones behind a flag that is not Disabled.
 const POD_SPEC_ALWAYS = ["serviceAccountName", "containers", "volumes", "imagePullSecrets", "enableServiceLinks"] as const;
 const POD_SPEC_GATED: ReadonlyArray<readonly [field: string, enabled: (f: FeaturesConfig) => boolean]> = [
   ["affinity", (f) => f.podSpecAffinity !== "Disabled"],
@@ -128,7 +130,7 @@ function tooManyContainers(containers: readonly unknown[], initContainers: reado
   return errs;
 }
 
-/** ValidatePodSpec (spec §3.5.1–§3.5.8). */
+/** ValidatePodSpec (knative.dev/serving pkg/apis/serving/k8s_validation.go: ValidatePodSpec). */
 export function validatePodSpec(ps: JsonObject, features: FeaturesConfig): FieldError | undefined {
   const containers = arrayField(ps, "containers");
   const initContainers = arrayField(ps, "initContainers");
@@ -175,7 +177,8 @@ export function validatePodSpec(ps: JsonObject, features: FeaturesConfig): Field
 }
 
 /**
- * validateInitContainers (spec §3.5.8). Quirks kept from Go: errors are reported under `containers[i]`, only
+ * validateInitContainers (knative.dev/serving pkg/apis/serving/k8s_validation.go;
+ * docs/knative-behavior.md#init-containers). Quirks kept from Go: errors are reported under `containers[i]`, only
  * clashes with regular container names are found, and a clash re-prefixes everything accumulated so far.
  */
 function validateInitContainers(
@@ -201,8 +204,8 @@ function validateInitContainers(
 }
 
 /**
- * validateContainers, for more than one container (spec §3.5.5). Quirk kept from Go: a duplicate name
- * re-prefixes everything accumulated so far with `containers[i]`.
+ * validateContainers, for more than one container (knative.dev/serving pkg/apis/serving/k8s_validation.go). Quirk
+ * kept from Go: a duplicate name re-prefixes everything accumulated so far with `containers[i]`.
  */
 function validateContainers(
   containers: readonly unknown[],
@@ -235,8 +238,9 @@ function duplicateContainerName(name: string): FieldError {
 }
 
 /**
- * validateContainersPorts (spec §3.5.5): one port in the whole pod; paths relative to `containers[*]`. The
- * serving port is the first port of the last container with ports; its name defaults to `http`.
+ * validateContainersPorts (knative.dev/serving pkg/apis/serving/k8s_validation.go): one port in the whole pod; paths
+ * relative to `containers[*]`. The serving port is the first port of the last container with ports; its name defaults
+ * to `http`.
  */
 function validateContainersPorts(containers: readonly unknown[]): { servingPortName: string; errs: FieldError | undefined } {
   let count = 0;

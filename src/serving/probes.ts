@@ -1,6 +1,7 @@
 /**
  * Probes (serving `k8s_validation.go`: validateProbe, validateReadinessProbe, the probe part of
- * validateSidecarContainer; `fieldmask.go`: ProbeMask, HandlerMask and the handler action masks), spec §3.5.7.
+ * validateSidecarContainer; `fieldmask.go`: ProbeMask, HandlerMask and the handler action masks), rules in
+ * docs/knative-behavior.md#probes.
  */
 import {
   also,

@@ -8,16 +8,20 @@ import type { KObject } from "./kobject.js";
 export type { KObject };
 
 /**
- * What Duckbill knows about one registered kind (spec §1.1 `types` map). The same registry serves
- * /defaulting and /resource-validation, and (issue [5]) the reconciled webhook rules.
+ * What Duckbill knows about one registered kind (knative.dev/serving cmd/webhook/main.go: the `types` map). The same
+ * registry serves /defaulting and /resource-validation, and (issue [5]) the reconciled webhook rules.
  */
 export interface KindRules {
   readonly gvk: GroupVersionKind;
   /** Lower-case plural resource name, as in webhook rules (`services`). */
   readonly plural: string;
-  /** Knative's SetDefaults: mutates the object in place; never fails (spec §1.5). */
+  /**
+   * Knative's SetDefaults: mutates the object in place; never fails (docs/knative-behavior.md#defaulting-pipeline).
+   */
   readonly setDefaults?: (obj: KObject, ctx: RequestContext) => void;
-  /** Knative's Validate: returns error- and warning-level diagnostics (spec §1.7). */
+  /**
+   * Knative's Validate: returns error- and warning-level diagnostics (docs/knative-behavior.md#validation-pipeline).
+   */
   readonly validate?: (obj: KObject, ctx: RequestContext) => FieldError | undefined;
   /** Validation callback (Service/Configuration dry run), run for CREATE/UPDATE after a clean Validate. */
   readonly callback?: (obj: KObject, ctx: RequestContext) => Promise<string | undefined> | string | undefined;

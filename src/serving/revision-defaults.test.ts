@@ -1,6 +1,7 @@
 /**
  * RevisionSpec / ConfigurationSpec defaulting, ported from serving's revision_defaults_test.go and
- * configuration_defaults_test.go (expectations adjusted to v0.44.2 where the spec marks a difference),
+ * configuration_defaults_test.go at HEAD (expectations adjusted to v0.44.2 where 1.17 differs, e.g.
+ * docs/knative-behavior.md#secure-pod-defaults),
  * on Go-marshalled JSON.
  */
 import { describe, expect, it } from "vitest";

@@ -1,5 +1,5 @@
 /**
- * RevisionSpec and ConfigurationSpec defaulting (spec §4.3, §4.4; serving v0.44.2
+ * RevisionSpec and ConfigurationSpec defaulting (docs/knative-behavior.md#revisionspec-defaults; serving v0.44.2
  * `revision_defaults.go`, `configuration_defaults.go`). Objects are Go-round-tripped JSON trees, changed
  * in place; what is written is what `json.Marshal` of the defaulted Go struct would hold.
  */
@@ -64,7 +64,8 @@ export function defaultRevisionSpec(spec: JsonObject, ctx: RequestContext, paren
 /**
  * ConfigurationSpec.SetDefaults (also the ConfigurationSpec part of a Service). `previousSpec` is the
  * baseline's spec on UPDATE: when the template keeps its user-chosen name, nothing is defaulted, so
- * that defaulting never produces a template change that the BYO-name rule would reject (spec §4.3).
+ * that defaulting never produces a template change that the BYO-name rule would reject
+ * (knative.dev/serving pkg/apis/serving/v1/configuration_defaults.go: (*ConfigurationSpec).SetDefaults).
  */
 export function defaultConfigurationSpec(
   spec: JsonObject,
@@ -170,7 +171,10 @@ function defaultReadinessProbeHandler(container: JsonObject): void {
   }
 }
 
-/** applyReadinessProbeDefaults; Kubernetes' own thresholds only once a period is set (spec checklist 15). */
+/**
+ * applyReadinessProbeDefaults (revision_defaults.go); Kubernetes' own thresholds only once a period is set
+ * (docs/knative-behavior.md#revisionspec-defaults).
+ */
 function defaultReadinessProbeThresholds(probe: JsonObject | undefined): void {
   if (probe === undefined) return;
   if (isZero(probe["successThreshold"])) probe["successThreshold"] = 1;
@@ -186,9 +190,9 @@ function defaultGrpcService(probe: JsonObject | undefined): void {
 }
 
 /**
- * secure-pod-defaults (spec §4.4.2, v0.44.2: only `Enabled`, and `runAsNonRoot: true` whenever the pod
- * does not set it, overwriting a container's explicit `false`). The pod securityContext is read, never
- * written.
+ * secure-pod-defaults (revision_defaults.go: (*RevisionSpec).defaultSecurityContext; v0.44.2: only `Enabled`, and
+ * `runAsNonRoot: true` whenever the pod does not set it, overwriting a container's explicit `false`). The pod
+ * securityContext is read, never written.
  */
 function defaultSecurityContext(pod: JsonObject | undefined, container: JsonObject): void {
   const sc = ensureObject(container, "securityContext");

@@ -1,7 +1,8 @@
 /**
- * `RevisionTemplateSpec.Validate` for Service and Configuration `spec.template` (spec §3.4, v0.44.2: no
+ * `RevisionTemplateSpec.Validate` for Service and Configuration `spec.template` (knative.dev/serving
+ * pkg/apis/serving/v1/revision_validation.go; docs/knative-behavior.md#revision-templates; v0.44.2: no
  * networking-annotation allow-list), and the two update rules built on kmp.ShortDiff: BYO revision names
- * (`VerifyNameChange`, §3.7) and Revision spec immutability (§3.9).
+ * (`(*RevisionTemplateSpec).VerifyNameChange`) and Revision spec immutability (`(*Revision).Validate`).
  */
 import { also, errDisallowedFields, errInvalidValue, errOutOfBoundsValue, FieldError } from "../apis/field-error.js";
 import { goFloat64 } from "../go/fmt/print.js";
@@ -73,7 +74,7 @@ function validateRevisionName(name: string, generateName: string, parentMeta: Re
 
 /**
  * Queue-proxy resource annotations: the deprecated percentage (always a warning, plus range errors) and
- * the resource quantities. Paths are bracketed keys (`ViaKey`, checklist 3).
+ * the resource quantities. Paths are bracketed keys (`ViaKey`, docs/knative-behavior.md#paths).
  */
 function validateQueueSidecarAnnotations(annotations: Record<string, string> | undefined): FieldError | undefined {
   if (annotations === undefined || !hasKeyWithPrefix(annotations, QUEUE_SIDECAR_PREFIX)) return undefined;

@@ -1,5 +1,5 @@
 /**
- * Revision (serving.knative.dev/v1): defaults (spec §4.5) and validation (spec §3.9), as serving's
+ * Revision (serving.knative.dev/v1): defaults and validation (docs/knative-behavior.md#revision), as serving's
  * `revision_defaults.go` and `revision_validation.go` at v0.44.2.
  */
 import { also, type FieldError } from "../apis/field-error.js";
@@ -13,13 +13,16 @@ import { verifyRevisionSpecImmutable } from "./revision-template.js";
 
 const CONFIGURATION_LABEL = "serving.knative.dev/configuration";
 
-/** §4.5: the spec is immutable, so nothing is defaulted on UPDATE; no parent, so name templates see no name. */
+/**
+ * (*Revision).SetDefaults: the spec is immutable, so nothing is defaulted on UPDATE; no parent, so name templates see
+ * no name.
+ */
 export function setRevisionDefaults(rev: KObject, ctx: RequestContext): void {
   if (ctx.operation === "UPDATE") return;
   defaultRevisionSpec(ensureObject(rev, "spec"), ctx, undefined);
 }
 
-/** §3.9: metadata with autoscaling annotations; on UPDATE only the immutability of `spec` counts. */
+/** (*Revision).Validate: metadata with autoscaling annotations; on UPDATE only the immutability of `spec` counts. */
 export function validateRevision(rev: KObject, ctx: RequestContext): FieldError | undefined {
   const meta = metadataOf(rev);
   const errs = also(validateObjectMetadata(meta, true, ctx), validateOwnerLabel(meta, CONFIGURATION_LABEL, "Configuration")?.viaField("labels"))?.viaField(

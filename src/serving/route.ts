@@ -1,5 +1,5 @@
 /**
- * Route (serving.knative.dev/v1): defaults (spec §4.6) and validation (spec §3.10), as serving's
+ * Route (serving.knative.dev/v1): defaults and validation (docs/knative-behavior.md#route), as serving's
  * `route_defaults.go` and `route_validation.go` at v0.44.2.
  */
 import { also, type FieldError } from "../apis/field-error.js";
@@ -14,7 +14,7 @@ import { setUserInfo, validateCreatorAndModifier } from "./user-info.js";
 
 const SERVICE_LABEL = "serving.knative.dev/service";
 
-/** §4.6: per-target traffic defaults; creator/lastModifier for a Route no Service owns. */
+/** (*Route).SetDefaults: per-target traffic defaults; creator/lastModifier for a Route no Service owns. */
 export function setRouteDefaults(route: KObject, ctx: RequestContext): void {
   const spec = ensureObject(route, "spec");
   defaultRouteTraffic(spec);
@@ -24,7 +24,7 @@ export function setRouteDefaults(route: KObject, ctx: RequestContext): void {
   }
 }
 
-/** §3.10: fully validated, status updates included. */
+/** (*Route).Validate: fully validated, status updates included. */
 export function validateRoute(route: KObject, ctx: RequestContext): FieldError | undefined {
   const meta = metadataOf(route);
   let errs = also(

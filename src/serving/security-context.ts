@@ -1,7 +1,8 @@
 /**
  * Pod and container security contexts (serving `k8s_validation.go`: ValidatePodSecurityContext,
  * validateSecurityContext, validateCapabilities, warnDefaultContainerSecurityContext; `fieldmask.go`:
- * PodSecurityContextMask, SecurityContextMask, CapabilitiesMask), spec §3.5.2, §3.5.3, §3.5.6.
+ * PodSecurityContextMask, SecurityContextMask, CapabilitiesMask), rules in
+ * docs/knative-behavior.md#security-contexts.
  */
 import { also, errGeneric, errInvalidValue, errOutOfBoundsValue, viaField, type FieldError } from "../apis/field-error.js";
 import type { FeaturesConfig } from "../config/types.js";
@@ -23,7 +24,8 @@ const MAX_USER_ID = 2147483647; // math.MaxInt32
 const MIN_GROUP_ID = 0;
 const MAX_GROUP_ID = 2147483647;
 
-// PodSecurityContextMask (spec §3.5.2). With kubernetes.podspec-securitycontext not Disabled:
+// PodSecurityContextMask (knative.dev/serving pkg/apis/serving/fieldmask.go). With kubernetes.podspec-securitycontext
+// not Disabled:
 const POD_SECURITY_CONTEXT_MASK = defineMask("core.PodSecurityContext", [
   "runAsUser",
   "runAsGroup",
@@ -64,7 +66,10 @@ function podSecurityContextMask(features: FeaturesConfig): FieldMask {
   return features.secureDefaults === "Enabled" ? POD_SECURITY_CONTEXT_SECURE_DEFAULTS_MASK : POD_SECURITY_CONTEXT_NOTHING_MASK;
 }
 
-/** ValidatePodSecurityContext (spec §3.5.2): mask, then id bounds regardless of the mask. */
+/**
+ * ValidatePodSecurityContext (knative.dev/serving pkg/apis/serving/k8s_validation.go): mask, then id bounds
+ * regardless of the mask.
+ */
 export function validatePodSecurityContext(sc: JsonObject | undefined, features: FeaturesConfig): FieldError | undefined {
   if (sc === undefined) return undefined;
   let errs = checkDisallowedFields(sc, podSecurityContextMask(features));
@@ -81,7 +86,7 @@ export function validatePodSecurityContext(sc: JsonObject | undefined, features:
   return errs;
 }
 
-/** validateSecurityContext of a container (spec §3.5.6). */
+/** validateSecurityContext of a container (knative.dev/serving pkg/apis/serving/k8s_validation.go). */
 export function validateSecurityContext(sc: JsonObject | undefined, features: FeaturesConfig): FieldError | undefined {
   if (sc === undefined) return undefined;
   let errs = checkDisallowedFields(sc, SECURITY_CONTEXT_MASK);
@@ -110,8 +115,9 @@ function checkIdBounds(sc: JsonObject, field: string, min: number, max: number):
 }
 
 /**
- * warnDefaultContainerSecurityContext (spec §3.5.3): warnings for insecure Kubernetes defaults left in place,
- * the container's settings considered alongside the pod's. [v0.44.2] Emitted whatever secure-pod-defaults is.
+ * warnDefaultContainerSecurityContext (knative.dev/serving pkg/apis/serving/k8s_validation.go): warnings for insecure
+ * Kubernetes defaults left in place, the container's settings considered alongside the pod's. [v0.44.2] Emitted
+ * whatever secure-pod-defaults is.
  */
 export function warnDefaultContainerSecurityContext(
   psc: JsonObject | undefined,

@@ -1,7 +1,8 @@
 /**
- * Kubernetes `equality.Semantic.DeepEqual` on objects in their Go-marshalled JSON form (spec §1.6):
- * apimachinery's forked reflect.DeepEqual, where nil and empty slices/maps are equal, plus the Semantic
- * overrides (resource.Quantity by value, metav1.Time by instant).
+ * Kubernetes `equality.Semantic.DeepEqual` (k8s.io/apimachinery pkg/api/equality/semantic.go) on objects in their
+ * Go-marshalled JSON form, as serving's `SetUserInfo` compares specs
+ * (docs/knative-behavior.md#creator-and-lastmodifier): apimachinery's forked reflect.DeepEqual, where nil and empty
+ * slices/maps are equal, plus the Semantic overrides (resource.Quantity by value, metav1.Time by instant).
  *
  * JSON hides what Go's types tell apart, so the comparison is typed when a Go type is given (the gojson
  * tables): a nil pointer differs from a pointer to an empty struct (`securityContext` absent vs `{}`),

@@ -1,4 +1,7 @@
-/** ServerlessService (networking.internal.knative.dev/v1alpha1): validation (spec §3.13); no defaults. */
+/**
+ * ServerlessService (networking.internal.knative.dev/v1alpha1): validation (knative.dev/networking
+ * pkg/apis/networking/v1alpha1/serverlessservice_validation.go); no defaults.
+ */
 import { also, errInvalidValue, errMissingField, type FieldError, CURRENT_FIELD } from "../apis/field-error.js";
 import { goTypeOf } from "../apis/knative-types.js";
 import { isGoZero } from "./field-mask.js";

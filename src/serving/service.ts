@@ -1,5 +1,6 @@
 /**
- * Service (serving.knative.dev/v1): defaults (spec §4.1) and validation (spec §3.7), as serving's
+ * Service (serving.knative.dev/v1): defaults and validation (docs/knative-behavior.md#service-and-configuration), as
+ * serving's
  * `service_defaults.go` and `service_validation.go` at v0.44.2.
  */
 import { also, type FieldError } from "../apis/field-error.js";
@@ -13,7 +14,7 @@ import { defaultServiceTraffic } from "./traffic-defaults.js";
 import { validateTraffic } from "./traffic.js";
 import { setUserInfo, validateCreatorAndModifier } from "./user-info.js";
 
-/** §4.1: template defaults (within the Service as parent), traffic, then creator/lastModifier. */
+/** (*Service).SetDefaults: template defaults (within the Service as parent), traffic, then creator/lastModifier. */
 export function setServiceDefaults(svc: KObject, ctx: RequestContext): void {
   const meta = metadataOf(svc);
   const previousSpec = asObject(oldObjectOf(ctx.oldObject)?.spec);
@@ -23,7 +24,10 @@ export function setServiceDefaults(svc: KObject, ctx: RequestContext): void {
   setUserInfo(svc, previousSpec, spec, ctx);
 }
 
-/** §3.7: metadata and spec unless this is a status update; creator/lastModifier and BYO names on UPDATE. */
+/**
+ * (*Service).Validate: metadata and spec unless this is a status update; creator/lastModifier and BYO names on
+ * UPDATE.
+ */
 export function validateService(svc: KObject, ctx: RequestContext): FieldError | undefined {
   const meta = metadataOf(svc);
   const spec = asObject(svc.spec) ?? {};

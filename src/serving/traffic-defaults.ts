@@ -1,5 +1,6 @@
 /**
- * RouteSpec defaulting (spec §4.1 step 4, §4.6; serving v0.44.2 `route_defaults.go`), on the
+ * RouteSpec defaulting (knative.dev/serving pkg/apis/serving/v1/route_defaults.go: (*RouteSpec).SetDefaults,
+ * (*TrafficTarget).SetDefaults, v0.44.2; docs/knative-behavior.md#service-configuration-and-route-defaults), on the
  * Go-round-tripped `spec` of a Service or Route, changed in place.
  */
 

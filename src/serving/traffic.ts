@@ -1,7 +1,7 @@
 /**
  * `RouteSpec.Validate` (serving pkg/apis/serving/v1/route_validation.go) for the `traffic` list of a
- * Route or a Service spec (spec §3.6). Only spec traffic is validated: the status rules exist in Knative
- * but the webhook never runs them.
+ * Route or a Service spec (docs/knative-behavior.md#traffic). Only spec traffic is validated: the status rules exist
+ * in Knative but the webhook never runs them.
  */
 import { also, errDisallowedFields, errGeneric, errInvalidArrayValue, errInvalidKeyName, errMissingOneOf, errMultipleOneOf, errOutOfBoundsValue, type FieldError } from "../apis/field-error.js";
 import { goQuote } from "../go/strconv/quote.js";

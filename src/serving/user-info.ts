@@ -1,6 +1,7 @@
 /**
- * The creator / lastModifier annotations (spec §1.6): set while defaulting (serving `SetUserInfo`) and
- * checked on UPDATE validation (knative/pkg `apis.ValidateCreatorAndModifier`). Which kinds take part
+ * The creator / lastModifier annotations (docs/knative-behavior.md#creator-and-lastmodifier): set while defaulting
+ * (knative.dev/serving pkg/apis/serving/metadata_validation.go: SetUserInfo) and checked on UPDATE validation
+ * (knative.dev/pkg apis/metadata_validation.go: ValidateCreatorAndModifier). Which kinds take part
  * (Service and DomainMapping always, Configuration and Route only without ownerReferences) is the
  * caller's decision.
  */

@@ -1,7 +1,7 @@
 /**
  * Volumes and volume mounts (serving `k8s_validation.go`: ValidateVolumes, validateVolume and its source
  * helpers, validateVolumeMounts; `fieldmask.go`: VolumeSourceMask, VolumeProjectionMask, … VolumeMountMask),
- * spec §3.5.4 and the volumeMounts part of §3.5.6.
+ * rules in docs/knative-behavior.md#volumes.
  */
 import { also, errGeneric, errInvalidValue, errMissingField, errMissingOneOf, errMultipleOneOf, viaField, viaFieldIndex, viaIndex, type FieldError, isFull, withUncheckedEntries } from "../apis/field-error.js";
 import { goQuote } from "../go/strconv/quote.js";
@@ -64,7 +64,7 @@ export function allMountedVolumes(containerLists: readonly (readonly unknown[])[
   return names;
 }
 
-/** ValidateVolumes (spec §3.5.4): paths relative to `volumes`. */
+/** ValidateVolumes (knative.dev/serving pkg/apis/serving/k8s_validation.go): paths relative to `volumes`. */
 export function validateVolumes(
   vs: readonly unknown[],
   mountedVolumes: ReadonlySet<string>,
@@ -262,7 +262,10 @@ function validateEmptyDirFields(dir: JsonObject): FieldError | undefined {
   return errs;
 }
 
-/** validateVolumeMounts of one container (spec §3.5.6): paths relative to `volumeMounts`. */
+/**
+ * validateVolumeMounts of one container (knative.dev/serving pkg/apis/serving/k8s_validation.go): paths relative to
+ * `volumeMounts`.
+ */
 export function validateVolumeMounts(mounts: readonly unknown[], volumes: VolumesByName): FieldError | undefined {
   let errs: FieldError | undefined;
   const seenMountPath = new Set<string>();
