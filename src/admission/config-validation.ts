@@ -30,7 +30,8 @@ function featuresImpact(req: AdmissionRequest, env: RequestEnv, usage: GatedUsag
 }
 
 /**
- * /config-validation (knative/pkg webhook/configmaps, spec §1.3 and §5.1). With `env.gatedUsage` an admitted
+ * /config-validation (knative.dev/pkg webhook/configmaps/configmaps.go: (*reconciler).Admit, validate;
+ * docs/knative-behavior.md#config-validation). With `env.gatedUsage` an admitted
  * change of config-features also carries impact warnings (serving/gated-usage.ts).
  */
 export function admitConfigMap(req: AdmissionRequest, deps: AdmissionDeps, env?: RequestEnv): Decision {

@@ -11,7 +11,8 @@ import { ALLOWED, deny, type Decision } from "./response.js";
 import type { AdmissionRequest } from "./review.js";
 
 /**
- * /defaulting (knative/pkg resourcesemantics/defaulting, spec §1.5). The patch is one diff from the object
+ * /defaulting (knative.dev/pkg webhook/resourcesemantics/defaulting/defaulting.go: (*reconciler).Admit, mutate;
+ * docs/knative-behavior.md#defaulting-pipeline). The patch is one diff from the object
  * as sent to the object after the Go round trip and SetDefaults (docs/adr/0002-json-patch.md), plus the
  * `spec.generation` bump for kinds named generational (admission/generation.ts, docs/adr/0005-duck-types.md).
  */
@@ -38,7 +39,8 @@ export function admitDefaulting(req: AdmissionRequest, deps: AdmissionDeps, env:
   if (obj === undefined) return deny("mutation failed: the new object may not be nil");
 
   // The old object is defaulted first with a bare context (no create/update marker, no user), so that
-  // Duckbill never rejects or re-stamps its own earlier defaults (spec §1.5 step 3).
+  // Duckbill never rejects or re-stamps its own earlier defaults (knative.dev/pkg
+  // webhook/resourcesemantics/defaulting/defaulting.go: mutate, the baseline of apis.WithinUpdate).
   const old = decodedOld.value;
   if (old !== undefined && rules.setDefaults !== undefined) {
     rules.setDefaults(old, { operation: "", subResource: "", oldObject: undefined, userInfo: undefined, dryRun: false, config: env.config });

@@ -16,8 +16,8 @@ export interface AdmissionDeps {
    */
   readonly generational?: ReadonlySet<string>;
   /**
-   * The PodSpec dry run's API call (spec §6.2, src/kube/dry-run.ts), handed to validation callbacks through
-   * the request context. Absent (standalone, `admit`): the call is taken to succeed.
+   * The PodSpec dry run's API call (knative.dev/serving pkg/webhook/podspec_dryrun.go; src/kube/dry-run.ts), handed
+   * to validation callbacks through the request context. Absent (standalone, `admit`): the call is taken to succeed.
    */
   readonly podDryRun?: RequestContext["podDryRun"];
 }

@@ -1,6 +1,7 @@
 /**
- * Generation bumping for the kinds named by `--generational` (issue [6]; spec §7.1 for Knative's 2018 rule,
- * docs/adr/0005-duck-types.md for how Duckbill's differs). `/defaulting` keeps `spec.generation` as the
+ * Generation bumping for the kinds named by `--generational` (issue [6]; knative.dev/pkg webhook/webhook.go:
+ * updateGeneration, removed in February 2019, and docs/knative-behavior.md#duck-types-and-generations for Knative's
+ * 2018 rule, docs/adr/0005-duck-types.md for how Duckbill's differs). `/defaulting` keeps `spec.generation` as the
  * count of spec changes:
  * - CREATE: 1, whatever the client sent;
  * - UPDATE of the main resource: the old generation + 1 when the spec without its `generation` differs

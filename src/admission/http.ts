@@ -8,12 +8,12 @@ import { toAdmissionResponse, type AdmissionResponse } from "./response.js";
 import { decodeAdmissionReview, type AdmissionRequest } from "./review.js";
 import { admitValidation } from "./validation.js";
 
-/** The webhook's three controllers (spec §1.1), by HTTP path. */
+/** The webhook's three controllers (knative.dev/serving cmd/webhook/main.go), by HTTP path. */
 export const ADMISSION_PATHS = ["/defaulting", "/resource-validation", "/config-validation"] as const;
 export type AdmissionPath = (typeof ADMISSION_PATHS)[number];
 export type WebhookType = "defaulting" | "validation" | "admission";
 
-/** Knative's http.MaxBytesHandler limit (spec §1.2). */
+/** Knative's http.MaxBytesHandler limit (knative.dev/pkg webhook/webhook.go, Knative 1.23 and later). */
 export const MAX_BODY_BYTES = 3 * 1024 * 1024;
 
 export const JSON_CONTENT_TYPE = "application/json";
@@ -22,7 +22,7 @@ export function isAdmissionPath(path: string): path is AdmissionPath {
   return path === "/defaulting" || path === "/resource-validation" || path === "/config-validation";
 }
 
-/** The metrics label Knative uses for each controller (spec §1.11). */
+/** The metrics label Knative uses for each controller (`kn.webhook.type`, knative.dev/pkg webhook/metrics.go). */
 export function webhookTypeOf(path: AdmissionPath): WebhookType {
   return path === "/defaulting" ? "defaulting" : path === "/resource-validation" ? "validation" : "admission";
 }
@@ -55,7 +55,10 @@ export function escapeHtml(s: string): string {
   return s.replace(/[&'<>"]/g, (c) => (c === "&" ? "&amp;" : c === "'" ? "&#39;" : c === "<" ? "&lt;" : c === ">" ? "&gt;" : "&#34;"));
 }
 
-/** 415 unless the header is exactly `application/json` (spec §1.2); undefined when it is. */
+/**
+ * 415 unless the header is exactly `application/json` (knative.dev/pkg webhook/webhook.go: (*Webhook).ServeHTTP);
+ * undefined when it is.
+ */
 export function contentTypeRejection(contentType: string | undefined): HttpAnswer | undefined {
   if (contentType === JSON_CONTENT_TYPE) return undefined;
   return textAnswer(415, "invalid Content-Type, want `application/json`");
@@ -79,7 +82,8 @@ export interface HttpInput {
 
 /**
  * Everything Knative's webhook does with one HTTP request after probe handling: Content-Type check, body
- * limit, path mux, decode, admit, encode (spec §1.2–§1.3).
+ * limit, path mux, decode, admit, encode (knative.dev/pkg webhook/webhook.go: (*Webhook).ServeHTTP,
+ * webhook/admission.go: admissionHandler; docs/knative-behavior.md#envelope-and-http).
  */
 export async function answerHttp(input: HttpInput, deps: AdmissionDeps, env: RequestEnv): Promise<HttpAnswer> {
   const rejected = contentTypeRejection(input.contentType);

@@ -6,7 +6,8 @@ import type { KindRules, KObject } from "../serving/registry.js";
 export type ObjectDecode = { ok: true; value: KObject | undefined } | { ok: false; error: string };
 
 /**
- * Decodes `request.object` / `request.oldObject` into the kind's Go shape (spec §1.5 steps 1–2): the result
+ * Decodes `request.object` / `request.oldObject` into the kind's Go shape (knative.dev/pkg
+ * webhook/resourcesemantics/defaulting/defaulting.go: mutate, roundTripPatch): the result
  * is what Knative's `json.Marshal(decoded)` gives, i.e. the round-tripped object, freshly built and owned by
  * the caller. Absent or null objects decode to undefined (Go's empty RawExtension).
  */

@@ -1,6 +1,8 @@
 import { stringifyJson } from "../go/encoding/json/json-bigint.js";
 
-/** admission.k8s.io AdmissionResponse as Knative builds it (spec §1.3). */
+/**
+ * admission.k8s.io AdmissionResponse as Knative builds it (knative.dev/pkg webhook/admission.go: MakeErrorStatus).
+ */
 export interface AdmissionResponse {
   uid: string;
   allowed: boolean;
@@ -36,7 +38,8 @@ export function deny(message: string, warnings?: string[]): Decision {
 
 /**
  * Builds the response the webhook server writes: uid echoed, denial status in Knative's shape,
- * patch base64-encoded with patchType JSONPatch, every warning split on newlines (spec §1.3 step 6).
+ * patch base64-encoded with patchType JSONPatch, every warning split on newlines (knative.dev/pkg
+ * webhook/admission.go: admissionHandler).
  */
 export function toAdmissionResponse(uid: string, d: Decision): AdmissionResponse {
   const r: AdmissionResponse = { uid, allowed: d.allowed };

@@ -19,7 +19,7 @@ export interface AdmissionRequest {
 }
 
 export interface AdmissionReviewIn {
-  /** Copied verbatim into the answer (spec §1.3 step 5); may be empty. */
+  /** Copied verbatim into the answer (knative.dev/pkg webhook/admission.go: admissionHandler); may be empty. */
   readonly apiVersion: string;
   readonly kind: string;
   /** Undefined when the review has no `request` (Knative crashes; Duckbill answers 400). */
@@ -162,7 +162,8 @@ function readUserInfo(r: StructReader | undefined): UserInfo {
 
 /**
  * Decodes a parsed body into an AdmissionReview with encoding/json's leniency (unknown fields ignored,
- * null = zero value) and its error texts for type mismatches (spec §1.3 step 2).
+ * null = zero value) and its error texts for type mismatches (knative.dev/pkg webhook/admission.go: admissionHandler,
+ * `json.NewDecoder(...).Decode(&review)`; docs/knative-behavior.md#admissionreview-in-and-out).
  */
 export function decodeAdmissionReview(body: unknown): ReviewDecodeResult {
   if (!isObject(body)) {

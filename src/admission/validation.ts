@@ -5,7 +5,10 @@ import { decodeObject } from "./objects.js";
 import { ALLOWED, deny, type Decision } from "./response.js";
 import type { AdmissionRequest } from "./review.js";
 
-/** /resource-validation (knative/pkg resourcesemantics/validation, spec §1.7). */
+/**
+ * /resource-validation (knative.dev/pkg webhook/resourcesemantics/validation/validation_admit.go:
+ * (*reconciler).Admit; docs/knative-behavior.md#validation-pipeline).
+ */
 export async function admitValidation(req: AdmissionRequest, deps: AdmissionDeps, env: RequestEnv): Promise<Decision> {
   const rules = deps.kinds.lookup(req.kind);
   if (rules === undefined) return deny(`decoding request failed: unhandled kind: ${formatGvk(req.kind)}`);
@@ -15,7 +18,7 @@ export async function admitValidation(req: AdmissionRequest, deps: AdmissionDeps
   if (!decodedOld.ok) return deny(`decoding request failed: ${decodedOld.error}`);
 
   // DELETE decodes the old object (a decode failure still denies) and is then let through; so is
-  // anything that is not CREATE or UPDATE (spec §1.4).
+  // anything that is not CREATE or UPDATE (docs/knative-behavior.md#operations-and-subresources).
   if (req.operation !== "CREATE" && req.operation !== "UPDATE") return ALLOWED;
   const obj = decodedNew.value;
   if (obj === undefined) return deny("validation failed: the new object may not be nil");
