@@ -23,33 +23,42 @@ if (!existsSync(join(source, "vectors")) || !statSync(join(source, "vectors")).i
 }
 
 const changes = [];
-const wanted = jsonlFiles(join(source, "vectors"));
-if (wanted.length === 0) {
-  console.error(`vectors-sync: no *.jsonl files in ${join(source, "vectors")}; refusing to empty test/conformance/vectors`);
-  process.exit(1);
-}
-mkdirSync(join(target, "vectors"), { recursive: true });
-
-const copies = [...wanted.map((f) => [join(source, "vectors", f), join(target, "vectors", f), `vectors/${f}`]), [join(source, "README.md"), join(target, "README.md"), "README.md"]];
-for (const [from, to, label] of copies) {
-  if (!existsSync(from)) {
-    console.error(`vectors-sync: ${from} not found`);
+/** Each release's vectors: ../shared/conformance/<dir> → test/conformance/<dir> (vectors = Knative 1.17). */
+const RELEASE_DIRS = ["vectors", "knative-1.23", "knative-1.24"];
+for (const dir of RELEASE_DIRS) {
+  const wanted = jsonlFiles(join(source, dir));
+  if (wanted.length === 0) {
+    console.error(`vectors-sync: no *.jsonl files in ${join(source, dir)}; refusing to empty test/conformance/${dir}`);
     process.exit(1);
   }
-  if (sameBytes(from, to)) continue;
-  changes.push(`${existsSync(to) ? "updated" : "added"}   ${label}`);
-  writeFileSync(to, readFileSync(from));
-}
-// Vectors removed upstream are removed here too, so the two file sets stay equal.
-for (const f of jsonlFiles(join(target, "vectors"))) {
-  if (!wanted.includes(f)) {
-    rmSync(join(target, "vectors", f));
-    changes.push(`removed   vectors/${f}`);
+  mkdirSync(join(target, dir), { recursive: true });
+  for (const f of wanted) {
+    const from = join(source, dir, f);
+    const to = join(target, dir, f);
+    if (sameBytes(from, to)) continue;
+    changes.push(`${existsSync(to) ? "updated" : "added"}   ${dir}/${f}`);
+    writeFileSync(to, readFileSync(from));
+  }
+  // Vectors removed upstream are removed here too, so the two file sets stay equal.
+  for (const f of jsonlFiles(join(target, dir))) {
+    if (!wanted.includes(f)) {
+      rmSync(join(target, dir, f));
+      changes.push(`removed   ${dir}/${f}`);
+    }
   }
 }
+const readme = [join(source, "README.md"), join(target, "README.md")];
+if (!existsSync(readme[0])) {
+  console.error(`vectors-sync: ${readme[0]} not found`);
+  process.exit(1);
+}
+if (!sameBytes(readme[0], readme[1])) {
+  changes.push(`${existsSync(readme[1]) ? "updated" : "added"}   README.md`);
+  writeFileSync(readme[1], readFileSync(readme[0]));
+}
 
-if (changes.length === 0) console.log(`vectors-sync: test/conformance is up to date (${wanted.length} vector files)`);
+if (changes.length === 0) console.log(`vectors-sync: test/conformance is up to date (${RELEASE_DIRS.join(", ")})`);
 else {
   for (const c of changes) console.log(c);
-  console.log(`vectors-sync: ${changes.length} file(s) changed; run the conformance suite and update test/conformance/known-failures.txt`);
+  console.log(`vectors-sync: ${changes.length} file(s) changed; run the conformance suite and update the known-failures files`);
 }

@@ -1,5 +1,6 @@
 import { markGoStrings } from "../go/encoding/json/go-strings.js";
 import { decodeFirstJsonValue } from "../go/encoding/json/stream.js";
+import { DEFAULT_KNATIVE_VERSION, PROFILES, type KnativeProfile } from "../config/profile.js";
 import { admitConfigMap } from "./config-validation.js";
 import { admitDefaulting } from "./defaulting.js";
 import type { AdmissionDeps, RequestEnv } from "./deps.js";
@@ -68,9 +69,12 @@ export function unknownPathRejection(path: string): HttpAnswer {
   return textAnswer(400, `no controller registered for: ${escapeHtml(path)}`);
 }
 
-export function bodyTooLargeRejection(): HttpAnswer {
-  // Knative (1.18+) reports this as a decode error with status 400; 413 says it more precisely.
-  return textAnswer(413, "could not decode body:http: request body too large");
+/**
+ * A body over MAX_BODY_BYTES. Knative 1.17 had no limit: Duckbill answers 413, which says it precisely; from 1.23
+ * knative.dev/pkg's webhook reads the body through http.MaxBytesReader and answers 400 with the decode error.
+ */
+export function bodyTooLargeRejection(profile: KnativeProfile = PROFILES[DEFAULT_KNATIVE_VERSION]): HttpAnswer {
+  return textAnswer(profile.bodyTooLargeStatus, "could not decode body:http: request body too large");
 }
 
 /** The request part of the HTTP exchange: path without query, Content-Type header, raw body. */
@@ -88,7 +92,7 @@ export interface HttpInput {
 export async function answerHttp(input: HttpInput, deps: AdmissionDeps, env: RequestEnv): Promise<HttpAnswer> {
   const rejected = contentTypeRejection(input.contentType);
   if (rejected !== undefined) return rejected;
-  if (Buffer.byteLength(input.body) > MAX_BODY_BYTES) return bodyTooLargeRejection();
+  if (Buffer.byteLength(input.body) > MAX_BODY_BYTES) return bodyTooLargeRejection(env.config.profile);
   if (!isAdmissionPath(input.path)) return unknownPathRejection(input.path);
   return answerReview(input.path, input.body, deps, env);
 }

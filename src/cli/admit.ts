@@ -38,7 +38,7 @@ class SnapshotCache {
       for (const [name, data] of Object.entries(configs as Record<string, unknown>)) {
         if (typeof data === "object" && data !== null) merged[name] = data as Record<string, unknown>;
       }
-      snap = snapshotFrom(merged, "request");
+      snap = snapshotFrom(merged, "request", this.base.profile);
       this.cache.set(key, snap);
     }
     return snap;

@@ -36,7 +36,7 @@ import { defaultDeps } from "./deps.js";
 import { loadConfig, PROCESS_IO, UsageError, type CliIO } from "./io.js";
 import { expandManifestPaths, ManifestError, readManifests, type ManifestDocument } from "./manifests.js";
 
-/** The webhook names the API server reports (spec §1.1). */
+/** The webhook names the API server reports (knative.dev/serving cmd/webhook/main.go). */
 export const DEFAULTING_WEBHOOK = "webhook.serving.knative.dev";
 export const VALIDATION_WEBHOOK = "validation.webhook.serving.knative.dev";
 export const CONFIG_WEBHOOK = "config.webhook.serving.knative.dev";
@@ -112,7 +112,10 @@ function splitApiVersion(apiVersion: string): { group: string; version: string }
   return slash === -1 ? { group: "", version: apiVersion } : { group: apiVersion.slice(0, slash), version: apiVersion.slice(slash + 1) };
 }
 
-/** The config webhook's objectSelector (spec §1.8): only Knative's own ConfigMaps reach it. */
+/**
+ * The config webhook's objectSelector (knative.dev/serving config/core/webhooks/configmap-validation.yaml): only
+ * Knative's own ConfigMaps reach it.
+ */
 const CONFIG_COMPONENTS = new Set(["autoscaler", "controller", "logging", "networking", "observability", "tracing", "net-certmanager"]);
 
 function isKnativeConfigMap(obj: JsonMap): boolean {
@@ -492,6 +495,7 @@ Options:
   -R, --recursive       descend into subdirectories of directories given with -f
   -n, --namespace NS    namespace for objects without one (default "default")
       --config-dir DIR  webhook configuration (config-features, config-defaults, ...) as for "duckbill serve"
+      --knative-version V  the Knative release to answer as: 1.17, 1.23 or 1.24 (env KNATIVE_VERSION; default 1.17)
       --user NAME       the requesting user (default "${DEFAULT_USER}")
       --old FILE        live objects (kubectl get -o yaml); matching documents are checked as UPDATEs; repeatable
   -o, --output FORMAT   text (kubectl's output, default) or json
@@ -504,6 +508,7 @@ interface CheckArgs {
   recursive: boolean;
   namespace: string;
   configDir: string | undefined;
+  knativeVersion: string | undefined;
   user: string;
   old: string[];
   output: "text" | "json";
@@ -523,6 +528,7 @@ function parseCheckArgs(argv: string[]): CheckArgs {
         recursive: { type: "boolean", short: "R", default: false },
         namespace: { type: "string", short: "n", default: "default" },
         "config-dir": { type: "string" },
+        "knative-version": { type: "string" },
         user: { type: "string", default: DEFAULT_USER },
         old: { type: "string", multiple: true },
         output: { type: "string", short: "o", default: "text" },
@@ -543,6 +549,7 @@ function parseCheckArgs(argv: string[]): CheckArgs {
     recursive: v.recursive,
     namespace: v.namespace,
     configDir: v["config-dir"],
+    knativeVersion: v["knative-version"],
     user: v.user,
     old: v.old ?? [],
     output: v.output,
@@ -559,7 +566,7 @@ export async function runCheck(argv: string[], io: CliIO = PROCESS_IO, deps?: Ad
       io.write(CHECK_USAGE);
       return 0;
     }
-    const config = await loadConfig(args.configDir);
+    const config = await loadConfig(args.configDir, args.knativeVersion);
     const admissionDeps = deps ?? defaultDeps();
     const opts: CheckOptions = { deps: admissionDeps, config, namespace: args.namespace, user: args.user };
     const sources = await expandManifestPaths(args.files, args.recursive);

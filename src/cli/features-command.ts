@@ -140,7 +140,7 @@ export function withFlagDisabled(config: ConfigSnapshot, key: string): ConfigSna
   const configs: Record<string, Record<string, string>> = {};
   for (const [name, data] of config.data) configs[name] = { ...data };
   configs[FEATURES_CONFIG_NAME] = { ...(configs[FEATURES_CONFIG_NAME] ?? {}), [key]: "Disabled" };
-  return snapshotFrom(configs, `${config.source} with ${key}=Disabled`);
+  return snapshotFrom(configs, `${config.source} with ${key}=Disabled`, config.profile);
 }
 
 function usesOf(r: CheckResult, docObject: Record<string, unknown>, key: string): string[] {
@@ -212,6 +212,7 @@ async function runImpact(argv: string[], io: CliIO, deps: AdmissionDeps | undefi
     recursive: { type: "boolean", short: "R", default: false },
     namespace: { type: "string", short: "n" },
     "config-dir": { type: "string" },
+    "knative-version": { type: "string" },
     user: { type: "string", default: DEFAULT_USER },
     output: { type: "string", short: "o", default: "text" },
     kubeconfig: { type: "string" },
@@ -233,7 +234,7 @@ async function runImpact(argv: string[], io: CliIO, deps: AdmissionDeps | undefi
   let docs: ManifestDocument[];
   let old: ReadonlyMap<string, Record<string, unknown>> | undefined;
   if (kubeconfig === undefined) {
-    config = await loadConfig(values["config-dir"] as string | undefined);
+    config = await loadConfig(values["config-dir"] as string | undefined, values["knative-version"] as string | undefined);
     docs = await readManifests(await expandManifestPaths(files, values.recursive === true), io.readStdin);
   } else {
     const cluster = await import("./features-cluster.js");
@@ -375,7 +376,7 @@ async function configFor(values: Record<string, unknown>): Promise<ConfigSnapsho
   const namespace = values.namespace as string | undefined;
   if (kubeconfig === undefined) {
     if (namespace !== undefined) throw new UsageError("--namespace says where the cluster's ConfigMaps are: it needs --kubeconfig");
-    return loadConfig(values["config-dir"] as string | undefined);
+    return loadConfig(values["config-dir"] as string | undefined, values["knative-version"] as string | undefined);
   }
   if (namespace === "") throw new UsageError("--namespace must not be empty");
   const cluster = await import("./features-cluster.js");
@@ -395,6 +396,7 @@ export async function runFeatures(argv: string[], io: CliIO = PROCESS_IO, deps?:
     const isExplain = sub === "explain";
     const { values, positionals } = parseOrUsage(isExplain ? rest : argv, {
       "config-dir": { type: "string" },
+      "knative-version": { type: "string" },
       output: { type: "string", short: "o", default: "text" },
       kubeconfig: { type: "string" },
       namespace: { type: "string", short: "n" },

@@ -1,4 +1,5 @@
 import { loadConfigDir } from "../config/dir.js";
+import { resolveKnativeProfile } from "../config/profile.js";
 import { defaultSnapshot, type ConfigSnapshot } from "../config/snapshot.js";
 
 /** Where a command writes, so tests can capture it. */
@@ -21,11 +22,15 @@ export const PROCESS_IO: CliIO = {
 /** A mistake in how a command was called: exit 2 with the message. */
 export class UsageError extends Error {}
 
-/** Loads `--config-dir` (or Knative's defaults), for the commands that answer without a server. */
-export async function loadConfig(configDir: string | undefined): Promise<ConfigSnapshot> {
-  if (configDir === undefined || configDir === "") return defaultSnapshot();
+/**
+ * Loads `--config-dir` (or Knative's defaults), for the commands that answer without a server, as the Knative
+ * release `--knative-version` (or KNATIVE_VERSION) names.
+ */
+export async function loadConfig(configDir: string | undefined, knativeVersion?: string): Promise<ConfigSnapshot> {
   try {
-    return await loadConfigDir(configDir);
+    const profile = resolveKnativeProfile(knativeVersion);
+    if (configDir === undefined || configDir === "") return defaultSnapshot(profile);
+    return await loadConfigDir(configDir, profile);
   } catch (e) {
     throw new UsageError((e as Error).message);
   }

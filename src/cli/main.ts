@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
+import { DEFAULT_KNATIVE_VERSION, KNATIVE_VERSIONS, PROFILES, resolveKnativeProfile } from "../config/profile.js";
 import { defaultSnapshot } from "../config/snapshot.js";
 import type { LogLevel } from "../server/logging.js";
 import { isAdmissionPath } from "../admission/http.js";
@@ -23,6 +24,7 @@ admit options:
   --path P              /defaulting, /resource-validation or /config-validation
   --config-dir DIR      standalone configuration directory (as for serve)
   --batch               JSON-lines mode
+  --knative-version V   the Knative release to answer as: 1.17, 1.23 or 1.24 (env KNATIVE_VERSION; default 1.17)
 
 serve options (flag, environment variable, default):
 `;
@@ -91,12 +93,13 @@ async function serve(argv: string[]): Promise<number> {
 async function admit(argv: string[]): Promise<number> {
   const { values } = parseArgs({
     args: argv,
-    options: { path: { type: "string", default: "/resource-validation" }, "config-dir": { type: "string" }, batch: { type: "boolean", default: false } },
+    options: { path: { type: "string", default: "/resource-validation" }, "config-dir": { type: "string" }, "knative-version": { type: "string" }, batch: { type: "boolean", default: false } },
     strict: true,
   });
   const configDir = values["config-dir"] ?? process.env.CONFIG_DIR;
+  const profile = resolveKnativeProfile(values["knative-version"]);
   // The YAML parser loads only when a directory is read (`serve` does not need it at startup).
-  const config = configDir !== undefined && configDir !== "" ? await (await import("../config/dir.js")).loadConfigDir(configDir) : defaultSnapshot();
+  const config = configDir !== undefined && configDir !== "" ? await (await import("../config/dir.js")).loadConfigDir(configDir, profile) : defaultSnapshot(profile);
   const deps = defaultDeps();
   const { admitBatch, admitOne } = await import("./admit.js");
   if (values.batch) {
@@ -131,6 +134,11 @@ export async function main(argv: string[]): Promise<number> {
     case "version":
     case "--version":
       console.log(version());
+      // The Knative releases it answers as (--knative-version), the default first.
+      for (const v of KNATIVE_VERSIONS) {
+        const p = PROFILES[v];
+        console.log(`knative ${v}${v === DEFAULT_KNATIVE_VERSION ? " (default)" : ""}: ${p.servingModule}`);
+      }
       return 0;
     case undefined:
     case "help":

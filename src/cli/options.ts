@@ -45,6 +45,7 @@ export const SERVE_OPTIONS = [
   { flag: "kube-api-burst", env: "KUBE_API_BURST", default: "0", description: "client request burst (0: Knative's 40)" },
   { flag: "generational", env: "DUCKBILL_GENERATIONAL", default: "", description: "kinds whose /defaulting maintains spec.generation, as group/version/Kind[,...] (any kind, not only Knative's)" },
   { flag: "workers", env: "WEBHOOK_WORKERS", default: "1", description: "processes serving the HTTPS port (node:cluster; each follows the configuration and certificate itself, the primary serves the summed metrics); 0 = one per CPU" },
+  { flag: "knative-version", env: "KNATIVE_VERSION", default: "1.17", description: "the Knative release to answer as: 1.17, 1.23 or 1.24 (1.23 and 1.24 are partial: see README, Knative releases)" },
   { flag: "log-level", env: "LOG_LEVEL", default: "info", description: "fatal, error, warn, info, debug, trace or silent; in a cluster `loglevel.webhook` in config-logging overrides it while set" },
 ] as const satisfies readonly OptionSpec[];
 
@@ -108,7 +109,8 @@ export function parseBytes(s: string, what: string): number {
 export function parseTlsMinVersion(s: string): "TLSv1.2" | "TLSv1.3" {
   if (s === "1.2") return "TLSv1.2";
   if (s === "1.3") return "TLSv1.3";
-  // Knative's startup error text (spec §1.2).
+  // Knative's startup error text (knative.dev/pkg network/tls/config.go, as later releases' webhook.New report it;
+  // 1.17's webhook/env.go panicked with a text of its own).
   throw new Error(`invalid WEBHOOK_TLS_MIN_VERSION "${s}": unsupported TLS version "${s}": must be "1.2" or "1.3"`);
 }
 

@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import type { Server } from "node:http";
 import type { Logger } from "pino";
 import type { AdmissionDeps } from "../admission/deps.js";
+import { knativeProfile } from "../config/profile.js";
 import { chooseConfigStoreMode, createConfigStore, type ConfigStore } from "../config/store.js";
 import type { ClusterConfigSourceOptions } from "../kube/config-source.js";
 import { CertDirWatch } from "../kube/cert-dir-watch.js";
@@ -64,6 +65,7 @@ export function checkSettings(s: ServeSettings): void {
   parseMaxBufferedBytes(s["max-buffered-bytes"]);
   if (!(LOG_LEVELS as readonly string[]).includes(s["log-level"])) throw new Error(`--log-level (LOG_LEVEL) must be one of ${LOG_LEVELS.join(", ")}, got "${s["log-level"]}"`);
   parseDurationMs(s["config-watchdog"], "--config-watchdog (CONFIG_WATCHDOG)");
+  knativeProfile(s["knative-version"]);
   parseGenerationalKinds(s.generational);
   chooseConfigStoreMode({ source: s["config-source"], dir: s["config-dir"], kubeconfig: s.kubeconfig });
   chooseTlsSource(s);
@@ -106,7 +108,8 @@ function reconcileWebhooks(s: ServeSettings): boolean {
 }
 
 /**
- * The live configuration (spec §1.10): a directory or the cluster's ConfigMaps, watched, or Knative's defaults.
+ * The live configuration (knative.dev/serving pkg/apis/config/store.go; docs/knative-behavior.md#live-configuration):
+ * a directory or the cluster's ConfigMaps, watched, or Knative's defaults.
  * Cluster credentials are loaded up front so that bad ones fail the start with a clear message.
  */
 interface ClusterAccess {
@@ -134,6 +137,7 @@ async function openConfigStore(s: ServeSettings, logger: Logger, registry: impor
   };
   const store = createConfigStore({
     mode,
+    profile: knativeProfile(s["knative-version"]),
     namespace: s.namespace,
     dir: s["config-dir"] === "" ? undefined : s["config-dir"],
     logger,

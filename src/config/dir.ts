@@ -1,3 +1,4 @@
+import type { KnativeProfile } from "./profile.js";
 import { lstat, readdir, readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { parse as parseYaml } from "yaml";
@@ -10,7 +11,7 @@ import { snapshotFrom, type ConfigSnapshot } from "./snapshot.js";
  *   dot-files such as `..data` skipped).
  * A ConfigMap without a file keeps Knative's defaults. Issue [4] adds live reloading.
  */
-export async function loadConfigDir(dir: string): Promise<ConfigSnapshot> {
+export async function loadConfigDir(dir: string, profile?: KnativeProfile): Promise<ConfigSnapshot> {
   const st = await stat(dir).catch(() => undefined);
   if (st === undefined || !st.isDirectory()) throw new Error(`config dir "${dir}" must be an existing directory`);
   const configs: Record<string, Record<string, string>> = Object.create(null) as Record<string, Record<string, string>>;
@@ -26,7 +27,7 @@ export async function loadConfigDir(dir: string): Promise<ConfigSnapshot> {
     if (m === null || m[1] === undefined) continue;
     configs[m[1]] = parseConfigFile(full, await readFile(full, "utf8"));
   }
-  return snapshotFrom(configs, `dir:${dir}`);
+  return snapshotFrom(configs, `dir:${dir}`, profile);
 }
 
 async function readMountedConfigMap(dir: string): Promise<Record<string, string>> {

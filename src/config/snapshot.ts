@@ -4,6 +4,7 @@
  * The raw `data` is kept for logs and tooling; rules use the parsed `admission` view, computed once here.
  */
 import { DEFAULT_ADMISSION_CONFIG, parseAdmissionConfig } from "./parse.js";
+import { DEFAULT_KNATIVE_VERSION, PROFILES, type KnativeProfile } from "./profile.js";
 import type { AdmissionConfig, ConfigData } from "./types.js";
 
 export type { ConfigData } from "./types.js";
@@ -17,24 +18,31 @@ export interface ConfigSnapshot {
   readonly admission: AdmissionConfig;
   /** ConfigMap name → Knative's parse error for ConfigMaps that fell back to defaults (empty when all parsed). */
   readonly configErrors: ReadonlyMap<string, string>;
+  /** The Knative release answered as (`--knative-version`). */
+  readonly profile: KnativeProfile;
 }
 
 /** The ConfigMaps whose contents affect /defaulting and /resource-validation (spec §1.10). */
 export const ADMISSION_CONFIGMAPS = ["config-defaults", "config-features", "config-autoscaler"] as const;
 
-const EMPTY: ConfigSnapshot = Object.freeze({
-  data: new Map<string, ConfigData>(),
-  source: "defaults",
-  admission: DEFAULT_ADMISSION_CONFIG,
-  configErrors: new Map<string, string>(),
-});
+const EMPTY = new Map(
+  Object.values(PROFILES).map((profile) => [
+    profile,
+    Object.freeze({ data: new Map<string, ConfigData>(), source: "defaults", admission: DEFAULT_ADMISSION_CONFIG, configErrors: new Map<string, string>(), profile }),
+  ]),
+) as ReadonlyMap<KnativeProfile, ConfigSnapshot>;
 
-export function defaultSnapshot(): ConfigSnapshot {
-  return EMPTY;
+/** Knative's defaults, as the release `profile` answers (default: DEFAULT_KNATIVE_VERSION's). */
+export function defaultSnapshot(profile: KnativeProfile = PROFILES[DEFAULT_KNATIVE_VERSION]): ConfigSnapshot {
+  return EMPTY.get(profile) ?? Object.freeze({ data: new Map<string, ConfigData>(), source: "defaults", admission: DEFAULT_ADMISSION_CONFIG, configErrors: new Map<string, string>(), profile });
 }
 
 /** Builds a frozen snapshot from plain ConfigMap data (copied, so callers cannot change it later). */
-export function snapshotFrom(configs: Readonly<Record<string, Readonly<Record<string, unknown>>>>, source: string): ConfigSnapshot {
+export function snapshotFrom(
+  configs: Readonly<Record<string, Readonly<Record<string, unknown>>>>,
+  source: string,
+  profile: KnativeProfile = PROFILES[DEFAULT_KNATIVE_VERSION],
+): ConfigSnapshot {
   const data = new Map<string, ConfigData>();
   for (const name of Object.keys(configs)) {
     const raw = configs[name];
@@ -47,5 +55,5 @@ export function snapshotFrom(configs: Readonly<Record<string, Readonly<Record<st
     data.set(name, Object.freeze(copy));
   }
   const { config, errors } = parseAdmissionConfig(data);
-  return Object.freeze({ data, source, admission: config, configErrors: errors });
+  return Object.freeze({ data, source, admission: config, configErrors: errors, profile });
 }

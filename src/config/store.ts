@@ -14,6 +14,7 @@
 import { statSync } from "node:fs";
 import type { Logger } from "pino";
 import type { Registry } from "prom-client";
+import type { KnativeProfile } from "./profile.js";
 import type { DirectoryConfigMapSource } from "./sources/directory.js";
 import { ConfigMetrics } from "./sources/metrics.js";
 import type { ConfigMapSink, ObservedConfigMap } from "./sources/sink.js";
@@ -44,6 +45,8 @@ export interface ConfigStoreOptions {
   readonly names?: readonly string[];
   /** Clock, for tests. */
   readonly now?: () => number;
+  /** The Knative release answered as (`--knative-version`; default DEFAULT_KNATIVE_VERSION's). */
+  readonly profile?: KnativeProfile;
 }
 
 /** What the store gives a cluster source: where to report, and what to watch. */
@@ -128,8 +131,9 @@ class LiveConfig implements ConfigMapSink {
     /** ConfigMap name → when the source last confirmed the value in effect is current (ms epoch). */
     private readonly confirmedAt: Map<string, number>,
     private readonly now: () => number,
+    private readonly profile: KnativeProfile | undefined,
   ) {
-    this.snapshot = snapshotFrom({}, source);
+    this.snapshot = snapshotFrom({}, source, profile);
   }
 
   observe(name: string, observed: ObservedConfigMap): void {
@@ -224,7 +228,7 @@ class LiveConfig implements ConfigMapSink {
     const configs: Record<string, ConfigData> = Object.create(null) as Record<string, ConfigData>;
     for (const [n, d] of this.good) configs[n] = d;
     configs[name] = data;
-    return snapshotFrom(configs, this.source);
+    return snapshotFrom(configs, this.source, this.profile);
   }
 }
 
@@ -284,7 +288,7 @@ export function createConfigStore(opts: ConfigStoreOptions): ConfigStore {
   const namespace = opts.namespace ?? DEFAULT_NAMESPACE;
   const confirmedAt = new Map<string, number>();
   const metrics = new ConfigMetrics(opts.registry, () => confirmedAt, now);
-  const liveConfig = (source: string): LiveConfig => new LiveConfig(source, names, logger, metrics, confirmedAt, now);
+  const liveConfig = (source: string): LiveConfig => new LiveConfig(source, names, logger, metrics, confirmedAt, now, opts.profile);
   switch (opts.mode) {
     case "defaults":
       return new Store(liveConfig("defaults"), undefined);

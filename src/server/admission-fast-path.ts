@@ -87,7 +87,7 @@ export class AdmissionFastPath {
       this.refuseAndDiscard(req, res, path, answer);
     };
     if (declared > MAX_BODY_BYTES) {
-      refuse(bodyTooLargeRejection());
+      refuse(bodyTooLargeRejection(this.o.config().profile));
     }
     const reservation = done ? undefined : this.o.bodyBudget?.open(() => {
       if (!done) refuse(busyRejection());
@@ -102,7 +102,7 @@ export class AdmissionFastPath {
         return;
       }
       size += c.length;
-      if (size > MAX_BODY_BYTES) return refuse(bodyTooLargeRejection());
+      if (size > MAX_BODY_BYTES) return refuse(bodyTooLargeRejection(this.o.config().profile));
       if (reservation !== undefined && !reservation.grow(c.length)) return refuse(busyRejection());
       chunks.push(c);
     };

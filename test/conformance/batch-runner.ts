@@ -5,6 +5,7 @@
 import { Readable, Writable } from "node:stream";
 import { admitBatch } from "../../src/cli/admit.js";
 import { defaultDeps } from "../../src/cli/main.js";
+import type { KnativeProfile } from "../../src/config/profile.js";
 import { defaultSnapshot } from "../../src/config/snapshot.js";
 import type { Answer } from "./compare.js";
 
@@ -41,9 +42,9 @@ class LineCollector extends Writable {
  * Runs all lines through one admitBatch call. Should it throw, the first vector without an answer is recorded as
  * the crash and the batch resumes after it, so one crash does not hide the rest of the corpus.
  */
-export async function answerThroughBatch(lines: readonly VectorLine[]): Promise<BatchResult> {
+export async function answerThroughBatch(lines: readonly VectorLine[], profile?: KnativeProfile): Promise<BatchResult> {
   const deps = defaultDeps();
-  const base = defaultSnapshot();
+  const base = defaultSnapshot(profile);
   const answers = new Map<string, Answer>();
   const crashes = new Map<string, string>();
   const unreadable: string[] = [];
