@@ -1,6 +1,6 @@
 // strconv.Quote (golang/go src/strconv/quote.go), which fmt's %q uses for strings.
+import { goIsPrint } from "./isprint.js";
 
-const GO_PRINTABLE = /^[\p{L}\p{M}\p{N}\p{P}\p{S}]$/u;
 const HEX = "0123456789abcdef";
 
 /** Go's `strconv.Quote` (the `%q` verb on a string). */
@@ -18,8 +18,7 @@ export function goQuote(s: string): string {
     if (cp > 0xffff) i++;
     // A lone surrogate cannot reach Go: its JSON decoder turns it into U+FFFD.
     else if (cp >= 0xd800 && cp <= 0xdfff) cp = 0xfffd;
-    const ch = String.fromCodePoint(cp);
-    if (GO_PRINTABLE.test(ch)) out += ch;
+    if (goIsPrint(cp)) out += String.fromCodePoint(cp);
     else if (cp < 0x10000) out += "\\u" + hex(cp, 4);
     else out += "\\U" + hex(cp, 8);
   }
