@@ -69,10 +69,12 @@ function isProbe(req: IncomingMessage): boolean {
 }
 
 /**
- * The HTTPS admission server (spec §1.2, §1.10): probes, Content-Type, body limit, mux, drain. A plain Node
- * server whose listener hands AdmissionReviews to the fast path and everything else to a Fastify instance
- * (fallback-app.ts), which is built in the background once the server listens: the webhook answers admission
- * requests from its first moment, and a probe or odd request that arrives before Fastify is ready waits for it.
+ * The HTTPS admission server (knative.dev/pkg webhook/webhook.go: (*Webhook).Run, ServeHTTP; knative.dev/pkg
+ * network/handlers/drain.go: Drainer; docs/knative-behavior.md#envelope-and-http): probes, Content-Type, body limit,
+ * mux, drain. A plain Node server whose listener hands AdmissionReviews to the fast path and everything else to a
+ * Fastify instance (fallback-app.ts), which is built in the background once the server listens: the webhook answers
+ * admission requests from its first moment, and a probe or odd request that arrives before Fastify is ready waits for
+ * it.
  */
 export function createWebhookServer(opts: WebhookServerOptions): WebhookServer {
   const { deps, logger, metrics } = opts;

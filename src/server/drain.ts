@@ -1,6 +1,6 @@
 /**
- * Knative's Drainer (spec §1.10): once draining starts, probes fail at once, but admission requests keep
- * being served; the server closes only after `quietPeriodMs` passed with no admission request.
+ * Knative's Drainer (knative.dev/pkg network/handlers/drain.go; docs/knative-behavior.md#probes-and-drain): once
+ * draining starts, probes fail at once, but admission requests keep being served; the server closes only after `quietPeriodMs` passed with no admission request.
  * Never answers an admission request with 503 because of shutdown.
  */
 export class Drainer {

@@ -61,7 +61,8 @@ export async function buildFallbackApp(o: FallbackOptions): Promise<FallbackApp>
   app.removeAllContentTypeParsers();
   app.addContentTypeParser("*", { parseAs: "buffer", bodyLimit: MAX_BODY_BYTES }, (_req, body, done) => done(null, body));
 
-  // Probes and envelope checks run before the body is read (Knative's handler chain order, spec §1.2).
+  // Probes and envelope checks run before the body is read (Knative's handler chain order: knative.dev/pkg
+  // webhook/webhook.go: (*Webhook).Run; docs/knative-behavior.md#handler-chain).
   app.addHook("onRequest", (request: TimedRequest, reply, done) => {
     request[START] = process.hrtime.bigint();
     const ua = request.headers["user-agent"];

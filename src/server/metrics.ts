@@ -1,7 +1,7 @@
 import { collectDefaultMetrics, Counter, Histogram, Registry } from "prom-client";
 import type { AdmittedSummary } from "../admission/http.js";
 
-/** Knative's kn.webhook.handler.duration buckets (spec §1.11), in seconds. */
+/** Knative's kn.webhook.handler.duration buckets (knative.dev/pkg webhook/metrics.go), in seconds. */
 export const ADMISSION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10];
 
 const MAX_CACHED_LABEL_SETS = 1024;
