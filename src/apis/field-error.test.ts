@@ -479,7 +479,7 @@ describe("flatten — ported from TestFlatten (observed through ViaField on a Cu
   });
 });
 
-describe("spec §2.1 path rules", () => {
+describe("path rules (knative.dev/pkg apis/field_error.go: flatten; docs/knative-behavior.md#paths)", () => {
   it("re-splits dotted field names: ViaField('metadata.annotations') ≡ two ViaField calls", () => {
     const a = errInvalidValue("x", "autoscaling.knative.dev/min-scale").viaField("metadata.annotations");
     const b = errInvalidValue("x", "autoscaling.knative.dev/min-scale").viaField("annotations").viaField("metadata");
@@ -487,7 +487,7 @@ describe("spec §2.1 path rules", () => {
     expect(a.error()).toBe(b.error());
   });
 
-  it("puts a dot before a dotted ViaKey key (checklist 3)", () => {
+  it("puts a dot before a dotted ViaKey key (docs/knative-behavior.md#paths)", () => {
     const err = errInvalidValue("x", CURRENT_FIELD)
       .viaKey("queue.sidecar.serving.knative.dev/x")
       .viaField("annotations")
@@ -499,7 +499,7 @@ describe("spec §2.1 path rules", () => {
     expect(errGeneric("m", CURRENT_FIELD).viaKey("cpu").viaField("limits").paths).toEqual(["limits[cpu]"]);
   });
 
-  it("keeps path-less errors path-less forever (checklist 1)", () => {
+  it("keeps path-less errors path-less forever (docs/knative-behavior.md#paths)", () => {
     const err = errGeneric("pod spec support for init-containers is off, but found 2 init containers")
       .viaField("spec")
       .viaIndex(3)
@@ -519,8 +519,8 @@ describe("spec §2.1 path rules", () => {
   });
 });
 
-describe("spec §2.3 rendering", () => {
-  it("renders the spec's multi-error example sorted by message", () => {
+describe("rendering (apis/field_error.go: (*FieldError).Error; docs/knative-behavior.md#rendering-and-merging)", () => {
+  it("renders the multi-error example of docs/knative-behavior.md#worked-examples sorted by message", () => {
     let errs: FieldError | undefined;
     errs = also(errs, errInvalidValue("never", "autoscaling.knative.dev/max-scale"));
     errs = also(errs, errInvalidValue("fifty", "autoscaling.knative.dev/panic-threshold-percentage"));
@@ -560,7 +560,7 @@ describe("spec §2.3 rendering", () => {
     expect(also(errMissingField("x", "x"), errMissingField("y", "x"))?.error()).toBe("missing field(s): x, x, y");
   });
 
-  it("sorts messages and paths in byte order, not locale order (checklist 2)", () => {
+  it("sorts messages and paths in byte order, not locale order (docs/knative-behavior.md#rendering-and-merging)", () => {
     const errs = also(
       errGeneric("must not set the field(s)", "spec.traffic[1].url"),
       errGeneric("expected 0 <= -1 <= 100", "spec.traffic[1].percent"),
@@ -577,7 +577,7 @@ describe("spec §2.3 rendering", () => {
     );
   });
 
-  it("renders details on the line after the paths (Appendix B, example 3)", () => {
+  it("renders details on the line after the paths (docs/knative-behavior.md#worked-examples, example 3)", () => {
     const err = new FieldError({
       message: "more than one container port is set",
       paths: ["containers[*].ports"],
@@ -589,7 +589,7 @@ describe("spec §2.3 rendering", () => {
     );
   });
 
-  it("renders Appendix B example 1 (service-level autoscaling annotation + concurrency)", () => {
+  it("renders docs/knative-behavior.md#worked-examples example 1 (service-level autoscaling annotation + concurrency)", () => {
     const meta = errInvalidKeyName(
       "autoscaling.knative.dev/min-scale",
       "annotations",
@@ -603,7 +603,7 @@ describe("spec §2.3 rendering", () => {
     );
   });
 
-  it("renders Appendix B example 2 (duration bounds on a dotted annotation key)", () => {
+  it("renders docs/knative-behavior.md#worked-examples example 2 (duration bounds on a dotted annotation key)", () => {
     const err = errOutOfBoundsValue(duration("1s"), duration("6s"), duration("1h0m0s"), "autoscaling.knative.dev/window")
       .viaField("annotations")
       .viaField("metadata")
@@ -614,7 +614,7 @@ describe("spec §2.3 rendering", () => {
     );
   });
 
-  it("renders Appendix B example 5 (path-less message sorts after 'must…')", () => {
+  it("renders docs/knative-behavior.md#worked-examples example 4 (path-less message sorts after 'must…')", () => {
     const errs = also(
       errDisallowedFields("initContainers"),
       errGeneric("pod spec support for init-containers is off, but found 2 init containers"),

@@ -1,6 +1,7 @@
 /**
- * Port of knative.dev/pkg `apis.FieldError` (spec §2.1–§2.3): an immutable tree of diagnostics whose
- * `error()` rendering is byte-identical to Go's `(*FieldError).Error()`.
+ * Port of knative.dev/pkg `apis.FieldError` (apis/field_error.go; the rules in
+ * docs/knative-behavior.md#fielderror-rendering): an immutable tree of diagnostics whose `error()` rendering is
+ * byte-identical to Go's `(*FieldError).Error()`.
  *
  * Go's `nil *FieldError` is `undefined` here; the free functions (`also`, `viaField`, …) carry Go's
  * nil-receiver semantics, the methods assume a receiver.
@@ -241,7 +242,7 @@ export class FieldError {
     return this.viaField(`[${index}]`);
   }
 
-  /** Go's `ViaKey(k)` = `ViaField("[k]")` (a dotted key is split like any path: spec §2.1). */
+  /** Go's `ViaKey(k)` = `ViaField("[k]")` (a dotted key is split like any path: docs/knative-behavior.md#paths). */
   viaKey(key: string): FieldError {
     return this.viaField(`[${key}]`);
   }
@@ -306,7 +307,10 @@ export class FieldError {
     return FieldError.#make(this.message, this.level, this.details, this.#rawPaths, pathSteps, kept ?? NO_ERRORS, NO_STEPS).#addDropped(dropE, dropW, unchecked);
   }
 
-  /** Go's `WrappedErrors()`: the merged, sorted leaves (spec §2.3 steps 1–4), each path-complete. */
+  /**
+   * Go's `WrappedErrors()` (knative.dev/pkg apis/field_error.go): the merged, sorted leaves
+   * (docs/knative-behavior.md#rendering-and-merging), each path-complete.
+   */
   wrappedErrors(): FieldError[] {
     return mergeLeaves(this.#normalized(unbounded())).map((g) =>
       FieldError.#make(g.message, g.level, g.details, g.paths, NO_STEPS, NO_ERRORS, NO_STEPS),
@@ -553,7 +557,8 @@ export function isEmptyError(err: FieldError | undefined): boolean {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Constructors with Knative's exact messages (spec §2.2).
+// Constructors with Knative's exact messages (knative.dev/pkg apis/field_error.go: ErrMissingField, ErrInvalidValue, ...;
+// docs/knative-behavior.md#messages).
 
 export function errMissingField(...paths: string[]): FieldError {
   return leaf("missing field(s)", paths);

@@ -1,8 +1,8 @@
 /**
- * The Go types of every kind the Knative Serving 1.17 webhook decodes (spec §1.1 registered GVKs), written
- * from knative/serving v0.44 (pkg/apis/serving/v1, v1beta1, autoscaling/v1alpha1), knative/networking
- * (pkg/apis/networking/v1alpha1) and knative.dev/pkg (apis, apis/duck/v1) at the revisions serving pins.
- * Kubernetes types come from k8s-types.ts.
+ * The Go types of every kind the Knative Serving 1.17 webhook decodes (the `types` map of knative.dev/serving
+ * cmd/webhook/main.go), written from knative/serving v0.44 (pkg/apis/serving/v1, v1beta1, autoscaling/v1alpha1),
+ * knative/networking (pkg/apis/networking/v1alpha1) and knative.dev/pkg (apis, apis/duck/v1) at the revisions serving
+ * pins. Kubernetes types come from k8s-types.ts.
  */
 import { GoTypeRegistry, type GoType, type NamedTypeTable, type StructTable } from "../go/encoding/json/types.js";
 import { k8sNamedTypes, k8sStructs } from "./k8s-types.js";
@@ -204,7 +204,10 @@ const KINDS: ReadonlyArray<readonly [gvk: string, type: string]> = [
   ["networking.internal.knative.dev/v1alpha1, Kind=ServerlessService", "networking.ServerlessService"],
 ];
 
-/** The Go type of each kind the resource webhooks decode, keyed `group/version, Kind=Kind` (spec §1.1). */
+/**
+ * The Go type of each kind the resource webhooks decode, keyed `group/version, Kind=Kind` (knative.dev/serving
+ * cmd/webhook/main.go: the `types` map).
+ */
 export const knativeTypes: ReadonlyMap<string, GoType> = new Map(KINDS.map(([gvk, type]) => [gvk, registry.struct(type)]));
 
 /** core/v1 ConfigMap, decoded by /config-validation. */
