@@ -1,5 +1,6 @@
 /**
- * `config-autoscaler` (serving v0.44.2 `autoscaler/config.NewConfigFromMap`, spec §5.4): parse errors wrapped as
+ * `config-autoscaler` (knative.dev/serving v0.44.2 pkg/autoscaler/config/config.go: NewConfigFromMap;
+ * docs/knative-behavior.md#config-autoscaler): parse errors wrapped as
  * `failed to parse data: …`, then Knative's checks in order; the first failure wins.
  */
 import { goFormatFloat } from "../go/strconv/ftoa.js";

@@ -1,6 +1,7 @@
 /**
- * The `_example` guard of knative/pkg's ConfigMap webhook (spec §5.1): a ConfigMap whose `_example` no longer
- * matches the checksum annotation written at release time was probably edited in the wrong place.
+ * The `_example` guard of knative/pkg's ConfigMap webhook (knative.dev/pkg webhook/configmaps/configmaps.go:
+ * validate; configmap/example.go: Checksum; docs/knative-behavior.md#config-validation): a ConfigMap whose `_example`
+ * no longer matches the checksum annotation written at release time was probably edited in the wrong place.
  */
 import { crc32 } from "node:zlib";
 

@@ -1,5 +1,6 @@
 /**
- * `config-features` (serving v0.44.2 `NewFeaturesConfigFromMap`, spec §5.2). Each known key is compared
+ * `config-features` (knative.dev/serving v0.44.2 pkg/apis/config/features.go: NewFeaturesConfigFromMap;
+ * docs/knative-behavior.md#config-features). Each known key is compared
  * case-insensitively with Enabled / Allowed / Disabled; anything else keeps the default, so this parser never
  * fails. v0.44.2 has `kubernetes.podspec-dryrun` (default Allowed), no csi/ephemeral/image/mount-propagation
  * keys, and `secure-pod-defaults` uses the same three values.

@@ -1,5 +1,6 @@
 /**
- * The parsed admission configuration of a snapshot (spec §5.2–§5.4): each ConfigMap through Knative's parser.
+ * The parsed admission configuration of a snapshot (docs/knative-behavior.md#configmaps): each ConfigMap through
+ * Knative's parser.
  * A ConfigMap that is absent has Knative's defaults; one that does not parse falls back to the defaults too, and
  * its error is reported so the caller can log it (Knative's config store keeps its previous value instead).
  */

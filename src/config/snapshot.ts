@@ -1,6 +1,7 @@
 /**
  * One immutable view of the ConfigMaps that influence admission decisions, handed to every request.
- * Rules never read configuration from anywhere else (DEVELOPERS.md: config is passed in, not global).
+ * Rules never read configuration from anywhere else (config is data, passed in, not global: README.md's Layout
+ * section, docs/adr/0010-layout.md).
  * The raw `data` is kept for logs and tooling; rules use the parsed `admission` view, computed once here.
  */
 import { DEFAULT_ADMISSION_CONFIG, parseAdmissionConfig } from "./parse.js";
@@ -14,7 +15,7 @@ export interface ConfigSnapshot {
   readonly data: ReadonlyMap<string, ConfigData>;
   /** Where this snapshot came from, for logs and readiness ("defaults", "dir:/etc/config", "cluster"). */
   readonly source: string;
-  /** The typed configuration rules read (spec §5.2–§5.4). */
+  /** The typed configuration rules read (docs/knative-behavior.md#configmaps). */
   readonly admission: AdmissionConfig;
   /** ConfigMap name → Knative's parse error for ConfigMaps that fell back to defaults (empty when all parsed). */
   readonly configErrors: ReadonlyMap<string, string>;
@@ -22,7 +23,10 @@ export interface ConfigSnapshot {
   readonly profile: KnativeProfile;
 }
 
-/** The ConfigMaps whose contents affect /defaulting and /resource-validation (spec §1.10). */
+/**
+ * The ConfigMaps whose contents affect /defaulting and /resource-validation (the ones knative.dev/serving
+ * pkg/apis/config/store.go watches).
+ */
 export const ADMISSION_CONFIGMAPS = ["config-defaults", "config-features", "config-autoscaler"] as const;
 
 const EMPTY = new Map(

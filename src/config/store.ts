@@ -1,7 +1,8 @@
 /**
- * The live configuration store (spec §1.10, §5): one immutable ConfigSnapshot of config-defaults, config-features
- * and config-autoscaler, replaced as a whole when a source reports a change that parses. Requests read it with
- * `current()` (a field read). Rules, as in Knative's config store:
+ * The live configuration store (knative.dev/serving pkg/apis/config/store.go over knative.dev/pkg configmap/store.go:
+ * UntypedStore; docs/knative-behavior.md#live-configuration): one immutable ConfigSnapshot of config-defaults,
+ * config-features and config-autoscaler, replaced as a whole when a source reports a change that parses. Requests
+ * read it with `current()` (a field read). Rules, as in Knative's config store:
  * - a version that does not parse never takes effect: it is logged with the parser's error and counted, and the
  *   last good value stays;
  * - a deleted ConfigMap keeps its last value; one missing at startup uses Knative's defaults (and the log says so);

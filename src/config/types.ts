@@ -1,5 +1,6 @@
 /**
- * Typed, parsed views of the ConfigMaps that steer admission decisions (spec §5.2–§5.4), as rules see
+ * Typed, parsed views of the ConfigMaps that steer admission decisions (docs/knative-behavior.md#configmaps), as
+ * rules see
  * them. One instance per ConfigSnapshot, parsed once when the snapshot is built, immutable afterwards.
  */
 
@@ -8,7 +9,7 @@ export type Flag = "Enabled" | "Allowed" | "Disabled";
 
 /**
  * `config-features` (Knative 1.17 / serving v0.44.2 key set). Field masks test `!== "Disabled"`; explicit
- * checks test `=== "Enabled"` (spec §5.2 and checklist item 7).
+ * checks test `=== "Enabled"` (docs/knative-behavior.md#config-features).
  */
 export interface FeaturesConfig {
   readonly multiContainer: Flag; // multi-container (default Enabled)
@@ -75,7 +76,10 @@ export interface DefaultsConfig {
   readonly revisionEphemeralStorageLimit: string | undefined;
 }
 
-/** `config-autoscaler` (spec §5.4); durations in nanoseconds as bigint-free numbers of seconds where exact. */
+/**
+ * `config-autoscaler` (knative.dev/serving pkg/autoscaler/config/autoscalerconfig: Config); durations in nanoseconds
+ * as bigint-free numbers of seconds where exact.
+ */
 export interface AutoscalerConfig {
   readonly podAutoscalerClass: string;
   readonly enableScaleToZero: boolean;

@@ -1,7 +1,8 @@
 /**
- * /config-validation: ConfigMap name → its parser's verdict (knative/pkg webhook/configmaps, spec §5).
+ * /config-validation: ConfigMap name → its parser's verdict (knative.dev/pkg webhook/configmaps/configmaps.go;
+ * docs/knative-behavior.md#config-validation).
  * A validator returns Knative's error text, or undefined when the data is acceptable. Names without a
- * validator are allowed without inspection (spec §1.1).
+ * validator are allowed without inspection (knative.dev/serving cmd/webhook/main.go: the constructors map).
  */
 import { OTHER_CONFIGMAP_PARSERS, type ConfigMapParser } from "./configmaps/index.js";
 import { AUTOSCALER_CONFIG_NAME, parseAutoscalerConfig } from "./autoscaler.js";
@@ -39,15 +40,16 @@ function errorOf(r: { ok: true } | { ok: false; error: string }): string | undef
 }
 
 /**
- * Every ConfigMap Knative 1.17's config webhook validates (spec §1.1): the three that steer admission, and
- * config-gc, -network, -deployment, -observability, -logging, -leader-election, -domain, -certmanager, -tracing.
+ * Every ConfigMap Knative 1.17's config webhook validates (knative.dev/serving v0.44.2 cmd/webhook/main.go): the
+ * three that steer admission, and config-gc, -network, -deployment, -observability, -logging, -leader-election,
+ * -domain, -certmanager, -tracing.
  */
 export function knativeConfigMapValidators(): ConfigMapValidators {
   return new ConfigMapValidators([
     [
       FEATURES_CONFIG_NAME,
       guardedValidator((data) => {
-        parseFeaturesConfig(data); // never fails (spec §5.2)
+        parseFeaturesConfig(data); // never fails (docs/knative-behavior.md#config-features)
         return undefined;
       }),
     ],

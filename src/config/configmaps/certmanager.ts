@@ -1,5 +1,6 @@
 /**
- * `config-certmanager` (serving pkg/reconciler/certificate/config, spec §5.12): each issuer key holds YAML
+ * `config-certmanager` (knative.dev/serving pkg/reconciler/certificate/config/cert_manager.go:
+ * NewCertManagerConfigFromConfigMap): each issuer key holds YAML
  * for a cert-manager `ObjectReference`, read with sigs.k8s.io/yaml; only decoding errors are reported.
  */
 import { lookup } from "../configmap-parse.js";

@@ -1,6 +1,6 @@
 /**
- * `config-deployment` as serving v0.44.2 parsed it (pkg/deployment NewConfigFromMap, spec §5.5 with the
- * [v0.44.2 differs] notes: no queue-sidecar-tls-* keys, no pod-is-always-schedulable). Legacy camelCase
+ * `config-deployment` as serving v0.44.2 parsed it (knative.dev/serving pkg/deployment/config.go: NewConfigFromMap;
+ * unlike later releases: no queue-sidecar-tls-* keys, no pod-is-always-schedulable). Legacy camelCase
  * keys are parsed before the current ones; then the image, the two durations, the affinity type and the
  * runtime-class-name YAML are checked.
  */

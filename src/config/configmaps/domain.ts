@@ -1,5 +1,5 @@
 /**
- * `config-domain` (serving pkg/reconciler/route/config NewDomainFromConfigMap, spec §5.11): every key but
+ * `config-domain` (knative.dev/serving pkg/reconciler/route/config/domain.go: NewDomainFromConfigMap): every key but
  * `_example` holds YAML for `{selector: map[string]string, type: string}`, read with sigs.k8s.io/yaml.
  */
 import type { ConfigData } from "../types.js";

@@ -1,5 +1,5 @@
 /**
- * `config-gc` (serving pkg/gc NewConfigFromConfigMapFunc, spec §5.6): durations and a revision cap that
+ * `config-gc` (knative.dev/serving pkg/gc/config.go: NewConfigFromConfigMapFunc): durations and a revision cap that
  * may each be `disabled` (any case), a non-negative minimum, and min ≤ max unless max is disabled.
  */
 import { parseDuration } from "../../go/time/duration.js";

@@ -1,6 +1,7 @@
 /**
  * The /config-validation parsers for the ConfigMaps other than config-features, config-defaults and
- * config-autoscaler (spec §1.1 and §5.5–§5.12, as serving v0.44.2 validated them). Each returns Knative's
+ * config-autoscaler (the constructors of knative.dev/serving cmd/webhook/main.go, as serving v0.44.2 validated them;
+ * docs/knative-behavior.md#other-configmaps). Each returns Knative's
  * error text, or undefined when the data is acceptable.
  */
 import { CERTMANAGER_CONFIG_NAME, parseCertManagerConfig } from "./certmanager.js";

@@ -1,5 +1,5 @@
 /**
- * `config-leader-election` (knative/pkg leaderelection NewConfigFromMap, spec §5.10): durations (legacy
+ * `config-leader-election` (knative.dev/pkg leaderelection/config.go: NewConfigFromMap): durations (legacy
  * camelCase keys first, then the current ones) and 1 ≤ buckets ≤ 10. `map-lease-prefix.*` never fails.
  */
 import { Duration } from "../../go/time/duration.js";

@@ -1,5 +1,5 @@
 /**
- * `config-logging` (knative/pkg logging NewConfigFromMap, spec §5.9): every non-empty `loglevel.<component>`
+ * `config-logging` (knative.dev/pkg logging/config.go: NewConfigFromMap): every non-empty `loglevel.<component>`
  * must be a zap level. `zap-logger-config` is not checked here.
  */
 import { lookup } from "../configmap-parse.js";

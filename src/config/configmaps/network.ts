@@ -1,5 +1,5 @@
 /**
- * `config-network` (knative/networking pkg/config NewConfigFromMap, spec §5.7): legacy camelCase keys are
+ * `config-network` (knative.dev/networking pkg/config/config.go: NewConfigFromMap): legacy camelCase keys are
  * parsed before the current ones, then the rollout duration, the domain and tag templates (executed
  * against sample values), and the enumerated http-protocol / TLS settings.
  */

@@ -1,8 +1,8 @@
 /**
  * `config-observability` as serving v0.44.2 validated it: knative/pkg's OpenCensus-era
- * `metrics.NewObservabilityConfigFromConfigMap` (spec §1.1 [v0.44.2 differs], not the §5.8 OpenTelemetry
- * keys). The global reporting period is checked first, then the typed keys in order, then the request-log
- * template.
+ * `metrics.NewObservabilityConfigFromConfigMap` (knative.dev/pkg metrics/config_observability.go; not the
+ * OpenTelemetry keys of serving's pkg/observability, which replaced it in Knative 1.19). The global reporting period
+ * is checked first, then the typed keys in order, then the request-log template.
  */
 import { goQuote } from "../../go/strconv/quote.js";
 import { parseGoTemplate } from "../../go/text/template/template.js";

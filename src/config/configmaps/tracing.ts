@@ -1,7 +1,7 @@
 /**
- * `config-tracing` (knative/pkg tracing/config NewTracingConfigFromMap; validated by serving v0.44.2 only,
- * spec §1.1 [v0.44.2 differs]): backend `zipkin` | `none` (or the legacy `enable` flag), a zipkin endpoint
- * when zipkin is on, and a sample rate in [0, 1].
+ * `config-tracing` (knative.dev/pkg tracing/config/tracing.go: NewTracingConfigFromMap; validated by serving v0.44.2,
+ * dropped from cmd/webhook/main.go's constructors in v0.47.0): backend `zipkin` | `none` (or the legacy `enable`
+ * flag), a zipkin endpoint when zipkin is on, and a sample rate in [0, 1].
  */
 import { goFormatFloat } from "../../go/strconv/ftoa.js";
 import { goQuote } from "../../go/strconv/quote.js";
