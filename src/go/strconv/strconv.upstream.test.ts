@@ -5,7 +5,7 @@
  *   cd test/fixtures/go-ports/strconv && GOTOOLCHAIN=go1.23.12 go run . > expected.json
  */
 import { describe, expect } from "vitest";
-import { eachUpstreamCase, float64FromBits, loadUpstream } from "../../../test/fixtures/go-ports/load.js";
+import { answerOf, eachUpstreamCase, float64FromBits, loadUpstream, type Answer } from "../../../test/fixtures/go-ports/load.js";
 import { goFormatFloat } from "./ftoa.js";
 import { goQuote } from "./quote.js";
 import { atoi, formatFloatFixed, parseBool, parseFloat, parseIntBig, parseUintBig, unquote, type GoParse } from "./strconv.js";
@@ -21,10 +21,7 @@ interface Case {
 }
 
 /** What main.go writes: the value (integers as decimal text, floats as their bits in hex or "NaN"), or the error. */
-interface Result {
-  value?: string | boolean;
-  err?: string;
-}
+type Result = Answer<string | boolean>;
 
 function floatBits(v: number): string {
   if (Number.isNaN(v)) return "NaN";
@@ -34,7 +31,7 @@ function floatBits(v: number): string {
 }
 
 function result<T>(r: GoParse<T>, show: (v: T) => string | boolean): Result {
-  return r.ok ? { value: show(r.value) } : { err: r.error };
+  return answerOf(r, (ok) => show(ok.value));
 }
 
 function port(c: Case): Result {
