@@ -1,7 +1,8 @@
 /**
- * A duck type (spec §7.2, seed "Knative Duck Typing"): a partial schema of a full resource plus Go's
- * `Populate` for it. The schema is compiled with ajv once, when the duck is defined (module load), so
- * reading through a duck on the request path costs one projection and one compiled check.
+ * A duck type (knative.dev/pkg apis/duck/ABOUT.md, "Knative Duck Typing"; apis/duck/verify.go: Populatable): a
+ * partial schema of a full resource plus Go's `Populate` for it. The schema is compiled with ajv once, when the duck
+ * is defined (module load), so reading through a duck on the request path costs one projection and one compiled
+ * check.
  */
 import { Ajv, type ValidateFunction } from "ajv";
 import type { DuckSchema } from "./schema.js";

@@ -1,5 +1,6 @@
 /**
- * Generational (knative/pkg apis/duck/v1alpha1 generational_types.go, removed Feb 2019; spec §7.1): a
+ * Generational (knative.dev/pkg apis/duck/v1alpha1/generational_types.go, removed Feb 2019 with webhook/webhook.go's
+ * updateGeneration; docs/knative-behavior.md#duck-types-and-generations): a
  * resource whose `spec.generation` counts changes to its spec.
  *
  * Unlike Go's, this view leaves ObjectMeta out: the bump neither reads nor writes metadata, and a duck that

@@ -1,5 +1,6 @@
 /**
- * Duck typing as a library (seed "Knative Duck Typing"; spec §7): read any resource through a partial
+ * Duck typing as a library (knative.dev/pkg apis/duck/ABOUT.md, "Knative Duck Typing";
+ * docs/knative-behavior.md#duck-types-and-generations): read any resource through a partial
  * schema, write by diffing two views into an RFC 6902 patch, and check by round trip that a kind
  * implements a duck. docs/adr/0005-duck-types.md.
  */

@@ -1,8 +1,9 @@
 /**
  * Semantic equality of JSON values when no Go type is at hand (the untyped half of Kubernetes'
- * `equality.Semantic.DeepEqual`, spec §1.6): member order never counts, and null, an absent member, `[]`
- * and `{}` are one empty value, as is an object whose members are all empty. Strings, numbers and booleans
- * compare exactly (`""` and `0` are values, not absences: without a type nothing says they were omitempty).
+ * `equality.Semantic.DeepEqual`, k8s.io/apimachinery pkg/api/equality/semantic.go): member order never counts, and
+ * null, an absent member, `[]` and `{}` are one empty value, as is an object whose members are all empty. Strings,
+ * numbers and booleans compare exactly (`""` and `0` are values, not absences: without a type nothing says they were
+ * omitempty).
  *
  * Iterative, so that a deeply nested request body cannot overflow the stack.
  */

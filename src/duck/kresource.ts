@@ -1,5 +1,6 @@
 /**
- * KResource and Conditions (knative.dev/pkg apis/duck/v1 kresource_type.go, status_types.go; spec §7.2):
+ * KResource and Conditions (knative.dev/pkg apis/duck/v1 kresource_type.go, status_types.go;
+ * docs/knative-behavior.md#duck-types-and-generations):
  * the status every Knative resource carries — observedGeneration, conditions, annotations.
  */
 import { defineDuck } from "./duck-type.js";

@@ -1,5 +1,6 @@
 /**
- * PodSpecable and WithPod (knative.dev/pkg apis/duck/v1 podspec_types.go; spec §7.2): resources holding a
+ * PodSpecable and WithPod (knative.dev/pkg apis/duck/v1 podspec_types.go;
+ * docs/knative-behavior.md#duck-types-and-generations): resources holding a
  * pod template at `spec.template`, as Deployment, ReplicaSet, Job do and Knative's Service and Configuration.
  */
 import { defineDuck } from "./duck-type.js";

@@ -1,8 +1,8 @@
 /**
- * Reading a resource as a duck type (seed "Reading duck-typed data"): deserialize through the partial schema,
- * ignoring unknown fields. The view is a fresh tree holding only what the schema names (closed structs) or
- * carries whole (open structs, maps, any JSON), so a caller may modify it and diff it against a copy
- * (createPatch) without ever touching members outside the duck.
+ * Reading a resource as a duck type (knative.dev/pkg apis/duck/ABOUT.md, "Reading duck-typed data"): deserialize
+ * through the partial schema, ignoring unknown fields. The view is a fresh tree holding only what the schema names
+ * (closed structs) or carries whole (open structs, maps, any JSON), so a caller may modify it and diff it against a
+ * copy (createPatch) without ever touching members outside the duck.
  *
  * Presence is kept: a member is in the view exactly when it is in the object, with the same value (null
  * stays null). That is what makes a patch computed between two views valid against the full object.

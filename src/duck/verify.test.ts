@@ -38,7 +38,8 @@ describe("every Knative kind Duckbill handles implements the Knative duck types"
     if (!result.ok) expect(result.lost).toContain("spec.template.spec.containers[0].image");
   });
 
-  // Knative dropped spec.generation from its types in 2019 (spec §7.1): the Go round trip loses it, which is
+  // Knative dropped spec.generation from its types in 2019 (knative/pkg#234 "Drop spec.generation support";
+  // docs/knative-behavior.md#duck-types-and-generations): the Go round trip loses it, which is
   // why /defaulting puts the generation back after the round trip for Knative kinds named generational.
   it.each(knativeKinds)("%s does not implement Generational", (gvk) => {
     const name = gvk.slice(gvk.indexOf("Kind=") + 5);

@@ -1,5 +1,5 @@
 /**
- * duck.VerifyType (knative.dev/pkg apis/duck/verify.go; spec §7.2): a kind implements a duck type when a
+ * duck.VerifyType (knative.dev/pkg apis/duck/verify.go: VerifyType): a kind implements a duck type when a
  * fully populated instance of the duck survives a round trip through the kind — marshal the duck, decode it
  * as the kind, marshal the kind, read it back as the duck — with every populated field intact.
  */
