@@ -55,7 +55,7 @@ export function admitConfigMap(req: AdmissionRequest, deps: AdmissionDeps, env?:
   if (env?.config.profile.unvalidatedConfigMaps.includes(name) === true) return ALLOWED;
   const validator = deps.configMaps.lookup(name);
   if (validator === undefined) return ALLOWED;
-  const failure = validator(data, annotations);
+  const failure = validator(data, annotations, env?.config.profile);
   if (failure !== undefined) return deny(`validation failed: ${failure}`);
   if (env?.gatedUsage === undefined || name !== FEATURES_CONFIG_NAME) return ALLOWED;
   const warnings = featuresImpact(req, env, env.gatedUsage, data);

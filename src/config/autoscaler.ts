@@ -7,6 +7,7 @@ import { goFormatFloat } from "../go/strconv/ftoa.js";
 import { Duration, HOUR, SECOND } from "../go/time/duration.js";
 import { formatFloatFixed, type GoParse } from "../go/strconv/strconv.js";
 import { asBool, asDuration, asFloat64, asInt32, asString } from "./configmap-parse.js";
+import { DEFAULT_PROFILE, type KnativeProfile } from "./profile.js";
 import type { ConfigData } from "./types.js";
 import type { AutoscalerConfig } from "./types.js";
 
@@ -62,12 +63,13 @@ function fail(error: string): { ok: false; error: string } {
 const v = goFormatFloat;
 
 /** NewConfigFromMap. */
-export function parseAutoscalerConfig(data: ConfigData): GoParse<AutoscalerConfig> {
+export function parseAutoscalerConfig(data: ConfigData, profile: KnativeProfile = DEFAULT_PROFILE): GoParse<AutoscalerConfig> {
   const d = DEFAULT_AUTOSCALER;
-  const podAutoscalerClass = asString(data, "pod-autoscaler-class", d.podAutoscalerClass);
-  const enableScaleToZero = wrapped(asBool(data, "enable-scale-to-zero", d.enableScaleToZero));
+  const rules = profile.configMapParse;
+  const podAutoscalerClass = asString(data, "pod-autoscaler-class", d.podAutoscalerClass, rules);
+  const enableScaleToZero = wrapped(asBool(data, "enable-scale-to-zero", d.enableScaleToZero, rules));
   if (!enableScaleToZero.ok) return enableScaleToZero;
-  const allowZeroInitialScale = wrapped(asBool(data, "allow-zero-initial-scale", d.allowZeroInitialScale));
+  const allowZeroInitialScale = wrapped(asBool(data, "allow-zero-initial-scale", d.allowZeroInitialScale, rules));
   if (!allowZeroInitialScale.ok) return allowZeroInitialScale;
 
   const floats: number[] = [];

@@ -1,14 +1,17 @@
 /**
  * knative/pkg `configmap.As*` parse functions (knative.dev/pkg/configmap/parse.go): a key that is absent keeps the
  * default, a key that is present must parse, and the error text is Knative's (`failed to parse "<key>": <Go
- * error>`; AsBool returns Go's error unwrapped). Values are not trimmed: knative/pkg at serving v0.44.2 passes them
- * through as-is. Integers are parsed exactly, as strconv.ParseInt does (bigint, so int64 values beyond 2^53 keep
- * their digits and range errors are strconv's).
+ * error>`). Where the release's knative.dev/pkg differs, the profile's `configMapParse` rules say how
+ * (config/profile.ts: ConfigMapParseRules): 1.17's AsString passes the value through as-is and its AsBool returns
+ * Go's error unwrapped; from 1.19 (knative.dev/pkg configmap/parser/parse.go: parse[T]) strings are TrimSpace'd and
+ * bool errors wrapped. Integers are parsed exactly, as strconv.ParseInt does (bigint, so int64 values beyond 2^53
+ * keep their digits and range errors are strconv's).
  */
 import { goQuote } from "../go/strconv/quote.js";
 import { parseDuration, type Duration } from "../go/time/duration.js";
 import { parseBool, parseFloat, parseIntBig, type GoParse } from "../go/strconv/strconv.js";
 import { formatQuantity, parseQuantity } from "../go/apimachinery/quantity.js";
+import type { ConfigMapParseRules } from "./profile.js";
 import type { ConfigData } from "./types.js";
 import type { Int64 } from "./types.js";
 
@@ -27,15 +30,27 @@ function present<T>(value: T): GoParse<T> {
   return { ok: true, value };
 }
 
-/** configmap.AsString. */
-export function asString(data: ConfigData, key: string, fallback: string): string {
-  return lookup(data, key) ?? fallback;
+/**
+ * Go's strings.TrimSpace: the Unicode White_Space characters at either end (JavaScript's trim() also strips U+FEFF,
+ * which Go keeps).
+ */
+export function goTrimSpace(s: string): string {
+  return s.replace(/^[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+|[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+$/gu, "");
 }
 
-/** configmap.AsBool: Go's ParseBool error, not wrapped. */
-export function asBool(data: ConfigData, key: string, fallback: boolean): GoParse<boolean> {
+/** configmap.AsString: the value as-is (1.17) or TrimSpace'd (1.19+, configmap/parser/parse.go: parse[string]). */
+export function asString(data: ConfigData, key: string, fallback: string, rules: ConfigMapParseRules): string {
   const raw = lookup(data, key);
-  return raw === undefined ? present(fallback) : parseBool(raw);
+  if (raw === undefined) return fallback;
+  return rules.trimStrings ? goTrimSpace(raw) : raw;
+}
+
+/** configmap.AsBool: Go's ParseBool error, bare (1.17) or wrapped (1.19+, configmap/parser/parse.go: AsFunc). */
+export function asBool(data: ConfigData, key: string, fallback: boolean, rules: ConfigMapParseRules): GoParse<boolean> {
+  const raw = lookup(data, key);
+  if (raw === undefined) return present(fallback);
+  const r = parseBool(raw);
+  return rules.wrapBoolErrors ? wrap(key, r) : r;
 }
 
 /** configmap.AsInt64: strconv.ParseInt(raw, 10, 64), exact (int64 values beyond 2^53 keep their digits). */

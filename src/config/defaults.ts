@@ -11,6 +11,7 @@ import { parseGoTemplate, type GoTemplate } from "../go/text/template/template.j
 import type { GoParse } from "../go/strconv/strconv.js";
 import { asBool, asInt64, asQuantity, int64Value, lookup } from "./configmap-parse.js";
 import { equalFoldAscii } from "../go/strings/fold.js";
+import { DEFAULT_PROFILE, type KnativeProfile } from "./profile.js";
 import type { ConfigData } from "./types.js";
 import type { DefaultsConfig } from "./types.js";
 
@@ -84,12 +85,12 @@ type QuantityField = (typeof QUANTITY_KEYS)[number][1];
  * NewDefaultsConfigFromMap. Quantities are kept as Go's `Quantity.String()` of the configured value (what the
  * webhook writes into the object).
  */
-export function parseDefaultsConfig(data: ConfigData): GoParse<DefaultsConfig> {
+export function parseDefaultsConfig(data: ConfigData, profile: KnativeProfile = DEFAULT_PROFILE): GoParse<DefaultsConfig> {
   const initTemplate = asTemplate(data, "init-container-name-template", DEFAULT_INIT_CONTAINER_NAME);
   if (!initTemplate.ok) return initTemplate;
   const userTemplate = asTemplate(data, "container-name-template", DEFAULT_USER_CONTAINER_NAME);
   if (!userTemplate.ok) return userTemplate;
-  const allowZero = asBool(data, "allow-container-concurrency-zero", true);
+  const allowZero = asBool(data, "allow-container-concurrency-zero", true, profile.configMapParse);
   if (!allowZero.ok) return allowZero;
   const enableServiceLinks = asTriState(data, "enable-service-links", false);
   const timeout = asInt64(data, "revision-timeout-seconds", 300n);

@@ -7,6 +7,7 @@
 import { AUTOSCALER_CONFIG_NAME, DEFAULT_AUTOSCALER, parseAutoscalerConfig } from "./autoscaler.js";
 import { DEFAULT_DEFAULTS, DEFAULTS_CONFIG_NAME, parseDefaultsConfig } from "./defaults.js";
 import { DEFAULT_FEATURES, FEATURES_CONFIG_NAME, parseFeaturesConfig } from "./features.js";
+import { DEFAULT_KNATIVE_VERSION, PROFILES, type KnativeProfile } from "./profile.js";
 import type { ConfigData } from "./types.js";
 import type { AdmissionConfig } from "./types.js";
 
@@ -24,7 +25,8 @@ export interface ParsedAdmissionConfig {
 
 const NO_ERRORS: ReadonlyMap<string, string> = new Map();
 
-export function parseAdmissionConfig(data: ReadonlyMap<string, ConfigData>): ParsedAdmissionConfig {
+/** Each ConfigMap of `data` as the release `profile` parses it. */
+export function parseAdmissionConfig(data: ReadonlyMap<string, ConfigData>, profile: KnativeProfile = PROFILES[DEFAULT_KNATIVE_VERSION]): ParsedAdmissionConfig {
   const featuresData = data.get(FEATURES_CONFIG_NAME);
   const defaultsData = data.get(DEFAULTS_CONFIG_NAME);
   const autoscalerData = data.get(AUTOSCALER_CONFIG_NAME);
@@ -35,13 +37,13 @@ export function parseAdmissionConfig(data: ReadonlyMap<string, ConfigData>): Par
   const features = featuresData === undefined ? DEFAULT_FEATURES : parseFeaturesConfig(featuresData);
   let defaults = DEFAULT_DEFAULTS;
   if (defaultsData !== undefined) {
-    const r = parseDefaultsConfig(defaultsData);
+    const r = parseDefaultsConfig(defaultsData, profile);
     if (r.ok) defaults = r.value;
     else errors.set(DEFAULTS_CONFIG_NAME, r.error);
   }
   let autoscaler = DEFAULT_AUTOSCALER;
   if (autoscalerData !== undefined) {
-    const r = parseAutoscalerConfig(autoscalerData);
+    const r = parseAutoscalerConfig(autoscalerData, profile);
     if (r.ok) autoscaler = r.value;
     else errors.set(AUTOSCALER_CONFIG_NAME, r.error);
   }

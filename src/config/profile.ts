@@ -20,12 +20,44 @@ export interface KnativeProfile {
    * `config-tracing` left the webhook's constructors in v0.47.0 (knative.dev/serving cmd/webhook/main.go).
    */
   readonly unvalidatedConfigMaps: readonly string[];
+  /** How knative.dev/pkg's ConfigMap helpers (`configmap.AsString`, `AsBool`, `AsInt`, …) read a value. */
+  readonly configMapParse: ConfigMapParseRules;
+  /**
+   * The schema config-observability is validated against: knative.dev/pkg's OpenCensus-era
+   * `metrics.NewObservabilityConfigFromConfigMap` (serving v0.44.2), or from serving v0.46.0 the OpenTelemetry one:
+   * knative.dev/serving pkg/observability/config.go: NewFromMap over knative.dev/pkg observability/{tracing,metrics,
+   * runtime}/config.go: NewFromMap (src/config/configmaps/observability-otel.ts).
+   */
+  readonly observabilitySchema: "opencensus" | "opentelemetry";
+  /**
+   * config-deployment keys parsed with configmap.AsBool after the others (knative.dev/serving
+   * pkg/deployment/config.go: NewConfigFromMap): `pod-is-always-schedulable` from serving v0.48.0.
+   */
+  readonly deploymentBoolKeys: readonly string[];
 }
 
+/**
+ * knative.dev/pkg's ConfigMap value parsers. The knative.dev/pkg of serving v0.44.2 (Knative 1.17) had one function
+ * per type in configmap/parse.go; from the one of serving v0.46.0 (Knative 1.19) they go through the generic
+ * configmap/parser/parse.go (`As[T]`, `AsFunc`, `parse[T]`), which trims strings, wraps every error in
+ * `failed to parse "<key>": …` and parses ints with strconv.ParseInt.
+ */
+export interface ConfigMapParseRules {
+  /** `AsString` stores `strings.TrimSpace(raw)` (1.19+) instead of the raw value (1.17). */
+  readonly trimStrings: boolean;
+  /** `AsBool` wraps strconv.ParseBool's error in `failed to parse "<key>": …` (1.19+); 1.17 returned it bare. */
+  readonly wrapBoolErrors: boolean;
+  /** The strconv function `AsInt` parses with, as its errors name it: Atoi (1.17) or ParseInt (1.19+). */
+  readonly intParser: "Atoi" | "ParseInt";
+}
+
+const CONFIGMAP_PARSE_1_17: ConfigMapParseRules = Object.freeze({ trimStrings: false, wrapBoolErrors: false, intParser: "Atoi" });
+const CONFIGMAP_PARSE_1_19: ConfigMapParseRules = Object.freeze({ trimStrings: true, wrapBoolErrors: true, intParser: "ParseInt" });
+
 export const PROFILES: Readonly<Record<KnativeVersion, KnativeProfile>> = Object.freeze({
-  "1.17": Object.freeze({ version: "1.17", servingModule: "knative.dev/serving v0.44.2", bodyTooLargeStatus: 413, unvalidatedConfigMaps: [] }),
-  "1.23": Object.freeze({ version: "1.23", servingModule: "knative.dev/serving v0.50.0", bodyTooLargeStatus: 400, unvalidatedConfigMaps: ["config-tracing"] }),
-  "1.24": Object.freeze({ version: "1.24", servingModule: "knative.dev/serving v0.51.0", bodyTooLargeStatus: 400, unvalidatedConfigMaps: ["config-tracing"] }),
+  "1.17": Object.freeze({ version: "1.17", servingModule: "knative.dev/serving v0.44.2", bodyTooLargeStatus: 413, unvalidatedConfigMaps: [], configMapParse: CONFIGMAP_PARSE_1_17, observabilitySchema: "opencensus", deploymentBoolKeys: [] }),
+  "1.23": Object.freeze({ version: "1.23", servingModule: "knative.dev/serving v0.50.0", bodyTooLargeStatus: 400, unvalidatedConfigMaps: ["config-tracing"], configMapParse: CONFIGMAP_PARSE_1_19, observabilitySchema: "opentelemetry", deploymentBoolKeys: ["pod-is-always-schedulable"] }),
+  "1.24": Object.freeze({ version: "1.24", servingModule: "knative.dev/serving v0.51.0", bodyTooLargeStatus: 400, unvalidatedConfigMaps: ["config-tracing"], configMapParse: CONFIGMAP_PARSE_1_19, observabilitySchema: "opentelemetry", deploymentBoolKeys: ["pod-is-always-schedulable"] }),
 });
 
 /**
@@ -33,6 +65,9 @@ export const PROFILES: Readonly<Record<KnativeVersion, KnativeProfile>> = Object
  * the 1.24 profile passes every 1.24 vector (test/conformance/known-failures-1.24.txt is empty).
  */
 export const DEFAULT_KNATIVE_VERSION: KnativeVersion = "1.17";
+
+/** PROFILES[DEFAULT_KNATIVE_VERSION]: what a parser called without a profile answers as. */
+export const DEFAULT_PROFILE: KnativeProfile = PROFILES[DEFAULT_KNATIVE_VERSION];
 
 export function isKnativeVersion(v: string): v is KnativeVersion {
   return (KNATIVE_VERSIONS as readonly string[]).includes(v);

@@ -58,6 +58,6 @@ export function snapshotFrom(
     }
     data.set(name, Object.freeze(copy));
   }
-  const { config, errors } = parseAdmissionConfig(data);
+  const { config, errors } = parseAdmissionConfig(data, profile);
   return Object.freeze({ data, source, admission: config, configErrors: errors, profile });
 }

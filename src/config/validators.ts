@@ -9,8 +9,10 @@ import { AUTOSCALER_CONFIG_NAME, parseAutoscalerConfig } from "./autoscaler.js";
 import { DEFAULTS_CONFIG_NAME, parseDefaultsConfig } from "./defaults.js";
 import { checkExample } from "./example-checksum.js";
 import { FEATURES_CONFIG_NAME, parseFeaturesConfig } from "./features.js";
+import { DEFAULT_PROFILE, type KnativeProfile } from "./profile.js";
 
-export type ConfigMapValidator = (data: Readonly<Record<string, string>>, annotations: Readonly<Record<string, string>>) => string | undefined;
+/** A ConfigMap's verdict as the release `profile` (default: DEFAULT_PROFILE) validates it. */
+export type ConfigMapValidator = (data: Readonly<Record<string, string>>, annotations: Readonly<Record<string, string>>, profile?: KnativeProfile) => string | undefined;
 
 export type { ConfigMapParser } from "./configmaps/index.js";
 
@@ -32,7 +34,7 @@ export class ConfigMapValidators {
 
 /** The webhook's order for a known ConfigMap: the `_example` checksum guard first, then the constructor. */
 export function guardedValidator(parse: ConfigMapParser): ConfigMapValidator {
-  return (data, annotations) => checkExample(data, annotations) ?? parse(data);
+  return (data, annotations, profile = DEFAULT_PROFILE) => checkExample(data, annotations) ?? parse(data, profile);
 }
 
 function errorOf(r: { ok: true } | { ok: false; error: string }): string | undefined {
@@ -53,8 +55,8 @@ export function knativeConfigMapValidators(): ConfigMapValidators {
         return undefined;
       }),
     ],
-    [DEFAULTS_CONFIG_NAME, guardedValidator((data) => errorOf(parseDefaultsConfig(data)))],
-    [AUTOSCALER_CONFIG_NAME, guardedValidator((data) => errorOf(parseAutoscalerConfig(data)))],
+    [DEFAULTS_CONFIG_NAME, guardedValidator((data, profile) => errorOf(parseDefaultsConfig(data, profile)))],
+    [AUTOSCALER_CONFIG_NAME, guardedValidator((data, profile) => errorOf(parseAutoscalerConfig(data, profile)))],
     ...OTHER_CONFIGMAP_PARSERS.map(([name, parse]) => [name, guardedValidator(parse)] as const),
   ]);
 }

@@ -7,7 +7,8 @@
 import { Duration, SECOND } from "../../go/time/duration.js";
 import { goQuote } from "../../go/strconv/quote.js";
 import { goStringList, isDNS1123Subdomain } from "../../go/apimachinery/validation.js";
-import { asDuration, asQuantity, asString, lookup } from "../configmap-parse.js";
+import { asBool, asDuration, asQuantity, asString, lookup } from "../configmap-parse.js";
+import { DEFAULT_PROFILE, type KnativeProfile } from "../profile.js";
 import type { ConfigData } from "../types.js";
 import { validatedSelectorFromSetError } from "./label-selector.js";
 import { yamlUnmarshalInto, type Decoded, type JsonTarget } from "../../go/yaml/yaml-to-json.js";
@@ -89,12 +90,17 @@ function checkRuntimeClassNames(raw: string): string | undefined {
   return undefined;
 }
 
-export function parseDeploymentConfig(data: ConfigData): string | undefined {
+export function parseDeploymentConfig(data: ConfigData, profile: KnativeProfile = DEFAULT_PROFILE): string | undefined {
+  const rules = profile.configMapParse;
   for (const step of PARSE_STEPS) {
     const err = step(data);
     if (err !== undefined) return err;
   }
-  const image = asString(data, "queue-sidecar-image", asString(data, "queueSidecarImage", ""));
+  for (const key of profile.deploymentBoolKeys) {
+    const r = asBool(data, key, false, rules);
+    if (!r.ok) return r.error;
+  }
+  const image = asString(data, "queue-sidecar-image", asString(data, "queueSidecarImage", "", rules), rules);
   if (image === "") return "queue-sidecar-image cannot be empty or unset";
   const progress = effectiveDuration(data, "progressDeadline", "progress-deadline", Duration.fromSeconds(600));
   if (progress.ns <= 0n) return `progress-deadline cannot be a non-positive duration, was ${progress}`;
@@ -105,5 +111,5 @@ export function parseDeploymentConfig(data: ConfigData): string | undefined {
   if (affinity !== undefined && affinity !== "none" && affinity !== "prefer-spread-revision-over-nodes") {
     return `unsupported default-affinity-type value: ${goQuote(affinity)}`;
   }
-  return checkRuntimeClassNames(asString(data, RUNTIME_CLASS_NAME_KEY, ""));
+  return checkRuntimeClassNames(asString(data, RUNTIME_CLASS_NAME_KEY, "", rules));
 }

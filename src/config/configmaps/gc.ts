@@ -6,6 +6,7 @@ import { parseDuration } from "../../go/time/duration.js";
 import { parseUintBig } from "../../go/strconv/strconv.js";
 import { asInt64, asString } from "../configmap-parse.js";
 import { equalFoldAscii } from "../../go/strings/fold.js";
+import { DEFAULT_PROFILE, type KnativeProfile } from "../profile.js";
 import type { ConfigData } from "../types.js";
 
 export const GC_CONFIG_NAME = "config-gc";
@@ -32,12 +33,13 @@ function parseDisabledOrInt64(value: string, fallback: bigint): { ok: true; valu
   return u;
 }
 
-export function parseGcConfig(data: ConfigData): string | undefined {
-  const retainCreate = asString(data, "retain-since-create-time", "");
-  const retainActive = asString(data, "retain-since-last-active-time", "");
+export function parseGcConfig(data: ConfigData, profile: KnativeProfile = DEFAULT_PROFILE): string | undefined {
+  const rules = profile.configMapParse;
+  const retainCreate = asString(data, "retain-since-create-time", "", rules);
+  const retainActive = asString(data, "retain-since-last-active-time", "", rules);
   const min = asInt64(data, "min-non-active-revisions", 20n);
   if (!min.ok) return `failed to parse data: ${min.error}`;
-  const maxRaw = asString(data, "max-non-active-revisions", "");
+  const maxRaw = asString(data, "max-non-active-revisions", "", rules);
 
   const createErr = checkDisabledOrDuration(retainCreate);
   if (createErr !== undefined) return `failed to parse retain-since-create-time: ${createErr}`;

@@ -13,9 +13,10 @@ import { LOGGING_CONFIG_NAME, parseLoggingConfig } from "./logging.js";
 import { NETWORK_CONFIG_NAME, parseNetworkConfig } from "./network.js";
 import { OBSERVABILITY_CONFIG_NAME, parseObservabilityConfig } from "./observability.js";
 import { TRACING_CONFIG_NAME, parseTracingConfig } from "./tracing.js";
+import type { KnativeProfile } from "../profile.js";
 
-/** A ConfigMap's parser: Knative's error text, or undefined when the data parses. */
-export type ConfigMapParser = (data: Readonly<Record<string, string>>) => string | undefined;
+/** A ConfigMap's parser: Knative's error text, or undefined when the data parses, as the release `profile` parses it. */
+export type ConfigMapParser = (data: Readonly<Record<string, string>>, profile: KnativeProfile) => string | undefined;
 
 export const OTHER_CONFIGMAP_PARSERS: ReadonlyArray<readonly [name: string, parse: ConfigMapParser]> = Object.freeze([
   [GC_CONFIG_NAME, parseGcConfig],

@@ -8,6 +8,7 @@ import { parseGoTemplate } from "../../go/text/template/template.js";
 import { STRING, type GoType, type GoValue, type StructGetter, type StructType } from "../../go/text/template/values.js";
 import type { GoParse } from "../../go/strconv/strconv.js";
 import { asBool, asString, lookup } from "../configmap-parse.js";
+import { DEFAULT_PROFILE, type KnativeProfile } from "../profile.js";
 import type { ConfigData } from "../types.js";
 import { asInt } from "./configmap-ints.js";
 import { checkRenderedDomain } from "./domain-url.js";
@@ -85,10 +86,11 @@ function checkEnum(key: string, value: string, words: readonly string[]): string
   return words.some((w) => goLowerEquals(value, w)) ? undefined : `${key} with value: ${goQuote(value)} in config-network ConfigMap is not supported`;
 }
 
-export function parseNetworkConfig(data: ConfigData): string | undefined {
+export function parseNetworkConfig(data: ConfigData, profile: KnativeProfile = DEFAULT_PROFILE): string | undefined {
+  const rules = profile.configMapParse;
   let rollout = 0n;
   for (const [key, kind] of FALLIBLE_KEYS) {
-    const r: GoParse<unknown> = kind === "int" ? asInt(data, key, rollout) : asBool(data, key, false);
+    const r: GoParse<unknown> = kind === "int" ? asInt(data, key, rollout, rules) : asBool(data, key, false, rules);
     if (!r.ok) return r.error;
     if (kind === "int") rollout = r.value as bigint;
   }
@@ -99,14 +101,14 @@ export function parseNetworkConfig(data: ConfigData): string | undefined {
   }
   if (rollout < 0n) return `rollout-duration must be a positive integer, but was ${rollout}`;
 
-  const domainTemplate = parseGoTemplate("domain-template", asString(data, "domain-template", asString(data, "domainTemplate", DEFAULT_DOMAIN_TEMPLATE)));
+  const domainTemplate = parseGoTemplate("domain-template", asString(data, "domain-template", asString(data, "domainTemplate", DEFAULT_DOMAIN_TEMPLATE, rules), rules));
   if (!domainTemplate.ok) return domainTemplate.error;
   const rendered = domainTemplate.template.execute(DOMAIN_TEMPLATE_SAMPLE);
   if (!rendered.ok) return rendered.error;
   const urlErr = checkRenderedDomain(rendered.value);
   if (urlErr !== undefined) return urlErr;
 
-  const tagTemplate = parseGoTemplate("tag-template", asString(data, "tag-template", asString(data, "tagTemplate", DEFAULT_TAG_TEMPLATE)));
+  const tagTemplate = parseGoTemplate("tag-template", asString(data, "tag-template", asString(data, "tagTemplate", DEFAULT_TAG_TEMPLATE, rules), rules));
   if (!tagTemplate.ok) return tagTemplate.error;
   const tag = tagTemplate.template.execute(TAG_TEMPLATE_SAMPLE);
   if (!tag.ok) return tag.error;

@@ -7,11 +7,13 @@ import { goFormatFloat } from "../../go/strconv/ftoa.js";
 import { goQuote } from "../../go/strconv/quote.js";
 import { parseBool } from "../../go/strconv/strconv.js";
 import { asBool, asFloat64, asString, lookup } from "../configmap-parse.js";
+import { DEFAULT_PROFILE, type KnativeProfile } from "../profile.js";
 import type { ConfigData } from "../types.js";
 
 export const TRACING_CONFIG_NAME = "config-tracing";
 
-export function parseTracingConfig(data: ConfigData): string | undefined {
+export function parseTracingConfig(data: ConfigData, profile: KnativeProfile = DEFAULT_PROFILE): string | undefined {
+  const rules = profile.configMapParse;
   let zipkin = false;
   const backend = lookup(data, "backend");
   if (backend !== undefined) {
@@ -25,8 +27,8 @@ export function parseTracingConfig(data: ConfigData): string | undefined {
       zipkin = on.value;
     }
   }
-  const endpoint = asString(data, "zipkin-endpoint", "");
-  const debug = asBool(data, "debug", false);
+  const endpoint = asString(data, "zipkin-endpoint", "", rules);
+  const debug = asBool(data, "debug", false, rules);
   if (!debug.ok) return debug.error;
   const rate = asFloat64(data, "sample-rate", 0.1);
   if (!rate.ok) return rate.error;
