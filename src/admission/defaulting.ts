@@ -30,9 +30,9 @@ export function admitDefaulting(req: AdmissionRequest, deps: AdmissionDeps, env:
   // pod OOM-killed. It goes on unchanged, for validation to reject (SECURITY.md, "Bounded work").
   if (exceedsContainerBound(podSpecOf(req.kind.kind, req.object)?.spec)) return ALLOWED;
 
-  const decodedNew = decodeObject(rules, req.object, "new");
+  const decodedNew = decodeObject(rules, req.object, "new", env.config.profile);
   if (!decodedNew.ok) return deny(`mutation failed: ${decodedNew.error}`);
-  const decodedOld = decodeObject(rules, req.oldObject, "old");
+  const decodedOld = decodeObject(rules, req.oldObject, "old", env.config.profile);
   if (!decodedOld.ok) return deny(`mutation failed: ${decodedOld.error}`);
   let obj = decodedNew.value;
   // Knative dereferences the missing object and crashes; Duckbill says what is wrong instead.

@@ -1,6 +1,8 @@
 import { markGoStrings } from "../go/encoding/json/go-strings.js";
 import { decodeFirstJsonValue } from "../go/encoding/json/stream.js";
 import { DEFAULT_KNATIVE_VERSION, PROFILES, type KnativeProfile } from "../config/profile.js";
+import { toolchainOf } from "../config/toolchain.js";
+import { muxCleanPath } from "../go/net/http/clean-path.js";
 import { admitConfigMap } from "./config-validation.js";
 import { admitDefaulting } from "./defaulting.js";
 import type { AdmissionDeps, RequestEnv } from "./deps.js";
@@ -34,6 +36,8 @@ export interface HttpAnswer {
   /** `application/json` for AdmissionReview answers, `text/plain; charset=utf-8` for errors (Go's http.Error). */
   contentType: string;
   body: string;
+  /** A redirect's target (the Location header). */
+  location?: string;
   /** Present when an AdmissionReview was answered: what the logs and metrics report. */
   admission?: AdmittedSummary;
 }
@@ -65,6 +69,17 @@ export function contentTypeRejection(contentType: string | undefined): HttpAnswe
   return textAnswer(415, "invalid Content-Type, want `application/json`");
 }
 
+/**
+ * Go's ServeMux answers a path it would clean (`//defaulting`, `/a/../defaulting`) with a redirect to the clean
+ * one, before any handler runs; a POST gets no body (golang/go src/net/http/server.go: ServeMux.Handler,
+ * Redirect). Undefined when the path is clean.
+ */
+export function redirectOfUncleanPath(path: string, profile: KnativeProfile): HttpAnswer | undefined {
+  const clean = muxCleanPath(path);
+  if (clean === path) return undefined;
+  return { status: toolchainOf(profile).cleanPathRedirectStatus, contentType: TEXT, body: "", location: clean };
+}
+
 export function unknownPathRejection(path: string): HttpAnswer {
   return textAnswer(400, `no controller registered for: ${escapeHtml(path)}`);
 }
@@ -93,7 +108,7 @@ export async function answerHttp(input: HttpInput, deps: AdmissionDeps, env: Req
   const rejected = contentTypeRejection(input.contentType);
   if (rejected !== undefined) return rejected;
   if (Buffer.byteLength(input.body) > MAX_BODY_BYTES) return bodyTooLargeRejection(env.config.profile);
-  if (!isAdmissionPath(input.path)) return unknownPathRejection(input.path);
+  if (!isAdmissionPath(input.path)) return redirectOfUncleanPath(input.path, env.config.profile) ?? unknownPathRejection(input.path);
   return answerReview(input.path, input.body, deps, env);
 }
 

@@ -1,6 +1,8 @@
 import { decodeGo } from "../go/encoding/json/index.js";
 import { knativeTypes } from "../apis/knative-types.js";
 import { formatGvk } from "../apis/gvk.js";
+import type { KnativeProfile } from "../config/profile.js";
+import { toolchainOf } from "../config/toolchain.js";
 import type { KindRules, KObject } from "../serving/registry.js";
 
 export type ObjectDecode = { ok: true; value: KObject | undefined } | { ok: false; error: string };
@@ -11,11 +13,11 @@ export type ObjectDecode = { ok: true; value: KObject | undefined } | { ok: fals
  * is what Knative's `json.Marshal(decoded)` gives, i.e. the round-tripped object, freshly built and owned by
  * the caller. Absent or null objects decode to undefined (Go's empty RawExtension).
  */
-export function decodeObject(rules: KindRules, raw: unknown, which: "new" | "old"): ObjectDecode {
+export function decodeObject(rules: KindRules, raw: unknown, which: "new" | "old", profile: KnativeProfile): ObjectDecode {
   if (raw === undefined) return { ok: true, value: undefined };
   const type = knativeTypes.get(formatGvk(rules.gvk));
   if (type === undefined) return { ok: false, error: `unhandled kind: ${formatGvk(rules.gvk)}` };
-  const r = decodeGo(type, raw);
+  const r = decodeGo(type, raw, { embeddedFieldNames: toolchainOf(profile).jsonEmbeddedFieldNames });
   if (!r.ok) return { ok: false, error: `cannot decode incoming ${which} object: ${r.error}` };
   return { ok: true, value: r.value as KObject };
 }

@@ -12,9 +12,9 @@ import type { AdmissionRequest } from "./review.js";
 export async function admitValidation(req: AdmissionRequest, deps: AdmissionDeps, env: RequestEnv): Promise<Decision> {
   const rules = deps.kinds.lookup(req.kind);
   if (rules === undefined) return deny(`decoding request failed: unhandled kind: ${formatGvk(req.kind)}`);
-  const decodedNew = decodeObject(rules, req.object, "new");
+  const decodedNew = decodeObject(rules, req.object, "new", env.config.profile);
   if (!decodedNew.ok) return deny(`decoding request failed: ${decodedNew.error}`);
-  const decodedOld = decodeObject(rules, req.oldObject, "old");
+  const decodedOld = decodeObject(rules, req.oldObject, "old", env.config.profile);
   if (!decodedOld.ok) return deny(`decoding request failed: ${decodedOld.error}`);
 
   // DELETE decodes the old object (a decode failure still denies) and is then let through; so is

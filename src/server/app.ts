@@ -102,7 +102,7 @@ export function createWebhookServer(opts: WebhookServerOptions): WebhookServer {
   let fallbackLoading: Promise<FallbackApp> | undefined;
   const loadFallback = (): Promise<FallbackApp> =>
     (fallbackLoading ??= import("./fallback-app.js")
-      .then(({ buildFallbackApp }) => buildFallbackApp({ server: server as unknown as Server, fastPath, drainer, logger, metrics, notReadyReason: opts.notReadyReason }))
+      .then(({ buildFallbackApp }) => buildFallbackApp({ server: server as unknown as Server, fastPath, drainer, logger, metrics, notReadyReason: opts.notReadyReason, profile: () => opts.config().profile }))
       .then((f) => (fallback = f)));
 
   const clientAuth = opts.tls.clientCa !== undefined && opts.tls.clientCa !== "";

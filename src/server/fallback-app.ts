@@ -8,7 +8,8 @@
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import type { Logger } from "pino";
-import { ADMISSION_PATHS, bodyTooLargeRejection, contentTypeRejection, isAdmissionPath, MAX_BODY_BYTES, unknownPathRejection, type HttpAnswer } from "../admission/http.js";
+import { ADMISSION_PATHS, bodyTooLargeRejection, contentTypeRejection, isAdmissionPath, MAX_BODY_BYTES, redirectOfUncleanPath, unknownPathRejection, type HttpAnswer } from "../admission/http.js";
+import { DEFAULT_KNATIVE_VERSION, PROFILES, type KnativeProfile } from "../config/profile.js";
 import type { AdmissionFastPath } from "./admission-fast-path.js";
 import type { Drainer } from "./drain.js";
 import type { WebhookMetrics } from "./metrics.js";
@@ -20,6 +21,8 @@ export interface FallbackOptions {
   readonly logger: Logger;
   readonly metrics?: WebhookMetrics;
   readonly notReadyReason?: () => string | undefined;
+  /** The Knative release answered as now (for the envelope: ServeMux's redirect status). */
+  readonly profile?: () => KnativeProfile;
 }
 
 export interface FallbackApp {
@@ -43,6 +46,7 @@ function pathOf(url: string): string {
 }
 
 function send(reply: FastifyReply, a: HttpAnswer): FastifyReply {
+  if (a.location !== undefined) void reply.header("location", a.location);
   return reply.code(a.status).type(a.contentType).send(a.body);
 }
 
@@ -82,7 +86,9 @@ export async function buildFallbackApp(o: FallbackOptions): Promise<FallbackApp>
     }
     drainer.touch();
     const path = pathOf(request.url);
-    const rejected = contentTypeRejection(request.headers["content-type"]) ?? (isAdmissionPath(path) ? undefined : unknownPathRejection(path));
+    const rejected =
+      contentTypeRejection(request.headers["content-type"]) ??
+      (isAdmissionPath(path) ? undefined : (redirectOfUncleanPath(path, o.profile?.() ?? PROFILES[DEFAULT_KNATIVE_VERSION]) ?? unknownPathRejection(path)));
     if (rejected !== undefined) {
       metrics?.observeRejection(isAdmissionPath(path) ? path : "other", rejected.status);
       return void send(reply, rejected);

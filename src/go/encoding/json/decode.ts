@@ -56,9 +56,11 @@ interface DecodeState {
   struct: string | undefined;
   /** errorContext.FieldStack: JSON names from the root. */
   readonly fields: string[];
+  /** Go ≥ 1.24: FieldStack also names the embedded structs a promoted field is reached through. */
+  embeddedNames: boolean;
 }
 
-const state: DecodeState = { savedError: undefined, tracking: false, checkStrings: true, struct: undefined, fields: [] };
+const state: DecodeState = { savedError: undefined, tracking: false, checkStrings: true, struct: undefined, fields: [], embeddedNames: false };
 
 /**
  * Decodes `value` (the output of JSON.parse, or of decodeFirstJsonValue: integer literals JSON.parse would round
@@ -66,8 +68,19 @@ const state: DecodeState = { savedError: undefined, tracking: false, checkString
  * decoded value gives, or Go's error text. Integers of integer types stay exact (a bigint beyond 2^53, which only
  * stringifyJson can write); float64 and interface{} targets get the float64 Go would hold.
  */
-export function decodeGo(type: GoType, value: unknown): GoDecodeResult {
+export interface DecodeOptions {
+  /**
+   * Go 1.24's error paths: a field promoted from an embedded struct is named through it
+   * (`RevisionSpec.spec.ConfigurationSpec.template.spec.PodSpec.containers`; golang/go src/encoding/json/decode.go
+   * `(*decodeState).object` appends `subv.Type().Field(ind).Name` for each embedded step since go1.24). Go 1.23's
+   * (Knative 1.17) leave them out.
+   */
+  readonly embeddedFieldNames?: boolean;
+}
+
+export function decodeGo(type: GoType, value: unknown, options: DecodeOptions = {}): GoDecodeResult {
   state.checkStrings = !hasGoStrings(value);
+  state.embeddedNames = options.embeddedFieldNames === true;
   const untracked = decodeOnce(type, value, false);
   return untracked ?? (decodeOnce(type, value, true) as GoDecodeResult);
 }
@@ -243,6 +256,10 @@ function decodeStruct(t: StructType, v: JsonObject, cur: unknown): JsonObject {
     }
     if (tracking) {
       state.struct = t.shortName;
+      if (state.embeddedNames) {
+        const via = t.promotedVia.get(f.name);
+        if (via !== undefined) state.fields.push(...via);
+      }
       state.fields.push(f.name);
     }
     const existing = out[f.name];

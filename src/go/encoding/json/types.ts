@@ -61,6 +61,11 @@ export interface StructType extends Named {
   readonly folded: ReadonlyMap<string, GoField>;
   /** Fields json.Marshal always writes: no omitempty, or a type omitempty never drops (structs). */
   readonly alwaysEmitted: readonly GoField[];
+  /**
+   * JSON name → the Go names of the embedded fields a promoted field is reached through, outermost first
+   * (`containers` of RevisionSpec → ["PodSpec"]). Go 1.24's decode errors name them in the field path.
+   */
+  readonly promotedVia: ReadonlyMap<string, readonly string[]>;
 }
 /** resource.Quantity (custom UnmarshalJSON/MarshalJSON). */
 export interface QuantityType extends Named {
@@ -152,6 +157,8 @@ export type PackageNames = Readonly<Record<string, string>>;
 interface FlatField {
   field: GoField;
   depth: number;
+  /** Embedded fields it is promoted through (see StructType.promotedVia). */
+  via: readonly string[];
 }
 
 /**
@@ -227,13 +234,15 @@ export class GoTypeRegistry {
     const exact = new Map<string, GoField>();
     const folded = new Map<string, GoField>();
     const alwaysEmitted: GoField[] = [];
-    const t: StructType = { kind: "struct", name, shortName, fields, exact, folded, alwaysEmitted };
+    const promotedVia = new Map<string, readonly string[]>();
+    const t: StructType = { kind: "struct", name, shortName, fields, exact, folded, alwaysEmitted, promotedVia };
     // Registered before the fields are resolved so that a self-reference through a pointer or slice works.
     this.cache.set(expr, t);
     const depths: number[] = [];
-    for (const { field: f, depth } of this.dominantFields(expr, specs)) {
+    for (const { field: f, depth, via } of this.dominantFields(expr, specs)) {
       fields.push(f);
       depths.push(depth);
+      if (via.length > 0) promotedVia.set(f.name, via);
       exact.set(f.name, f);
       const key = asciiUpper(f.name);
       if (!folded.has(key)) folded.set(key, f);
@@ -251,7 +260,9 @@ export class GoTypeRegistry {
         const embedded = this.type(spec.slice(2));
         if (embedded.kind !== "struct") throw new Error(`gojson: ${expr} embeds non-struct ${spec}`);
         const inner = this.depths.get(embedded) ?? [];
-        embedded.fields.forEach((field, i) => flat.push({ field, depth: (inner[i] ?? 0) + 1 }));
+        // The embedded field's Go name is its type's name, without package or pointer.
+        const embeddedName = embedded.shortName;
+        embedded.fields.forEach((field, i) => flat.push({ field, depth: (inner[i] ?? 0) + 1, via: [embeddedName, ...(embedded.promotedVia.get(field.name) ?? [])] }));
         continue;
       }
       const parts = spec.split(" ");
@@ -262,7 +273,7 @@ export class GoTypeRegistry {
       if (!/^[\x21-\x7e]+$/.test(jsonName) || jsonName in Object.prototype) throw new Error(`gojson: unsafe field name ${jsonName} in ${expr}`);
       const type = this.type(typeExpr);
       const omitEmpty = option === "omitempty";
-      flat.push({ field: { name: jsonName, type, omitEmpty, emptiness: emptinessOf(type) }, depth: 0 });
+      flat.push({ field: { name: jsonName, type, omitEmpty, emptiness: emptinessOf(type) }, depth: 0, via: [] });
     }
     const byName = new Map<string, FlatField[]>();
     for (const f of flat) {
