@@ -1,10 +1,12 @@
 /**
- * The certificates controller (spec §1.9, §1.12; docs/adr/0006): every replica watches the `webhook-certs` Secret and
- * hands each usable version to `onTlsMaterial` (the server swaps its TLS context in place, the webhook-configuration
- * reconcilers inject the bundle as `caBundle`); the replica holding the Lease also writes it: fills it when empty,
- * renews the serving certificate, rotates the CA without ever breaking trust (cert-rotation.ts). Writes carry the
- * resourceVersion they were computed from, so a conflicting writer costs a re-read, never a lost update.
- * The Secret must pre-exist (Knative's installer creates it empty); readiness and the log say so when it does not.
+ * The certificates controller (knative.dev/pkg webhook/certificates/certificates.go:
+ * (*reconciler).reconcileCertificate; docs/knative-behavior.md#certificates and #leader-election; docs/adr/0006):
+ * every replica watches the `webhook-certs` Secret and hands each usable version to `onTlsMaterial` (the server swaps
+ * its TLS context in place, the webhook-configuration reconcilers inject the bundle as `caBundle`); the replica
+ * holding the Lease also writes it: fills it when empty, renews the serving certificate, rotates the CA without ever
+ * breaking trust (cert-rotation.ts). Writes carry the resourceVersion they were computed from, so a conflicting
+ * writer costs a re-read, never a lost update. The Secret must pre-exist (Knative's installer creates it empty);
+ * readiness and the log say so when it does not.
  */
 import { isIP } from "node:net";
 import { CoreV1Api, type KubeConfig, type V1Secret } from "@kubernetes/client-node";
@@ -23,7 +25,7 @@ import { SecretWatch } from "./secret-watch.js";
 export type { TlsMaterialUpdate } from "./cert-secret.js";
 
 export const DEFAULT_SECRET_NAME = "webhook-certs";
-/** Knative's Lease for its certificates controller (spec §1.12). */
+/** Knative's Lease for its certificates controller (docs/knative-behavior.md#leader-election). */
 /** Knative's names for the Service, plus `extraHost` (an IP SAN when it is an address, else a DNS SAN). */
 export function certificateNames(o: Pick<CertControllerOptions, "serviceName" | "namespace" | "clusterDomain" | "extraHost">): CertificateNames {
   const dnsNames = knativeDnsNames(o.serviceName, o.namespace, o.clusterDomain);

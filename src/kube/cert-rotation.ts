@@ -38,7 +38,7 @@ export const DEFAULT_ROTATION_POLICY: RotationPolicy = {
   certRenewBeforeMs: DAY_MS,
 };
 
-/** The names the certificates are for (spec §1.9). */
+/** The names the certificates are for (knative.dev/pkg webhook/certificates/resources/certs.go: CreateCerts). */
 export interface CertificateNames {
   readonly commonName: string;
   readonly dnsNames: readonly string[];

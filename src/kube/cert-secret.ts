@@ -1,6 +1,7 @@
 /**
- * What the `webhook-certs` Secret holds (spec §1.9, plus `ca-key.pem`): reading its data into CAs and a serving pair,
- * deciding whether a replica can serve it, and writing a new version of it.
+ * What the `webhook-certs` Secret holds (knative.dev/pkg webhook/certificates/resources/secret.go, plus
+ * `ca-key.pem`): reading its data into CAs and a serving pair, deciding whether a replica can serve it, and writing a
+ * new version of it.
  *
  * `ca-cert.pem` is the bundle clients trust (one CA normally; the old and the new one during a CA rotation).
  * `ca-key.pem` holds, in the same PEM form, the private keys of the CAs that may still sign; each key is matched

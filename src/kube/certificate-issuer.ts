@@ -1,5 +1,6 @@
 /**
- * Issues Knative-shaped certificates (spec §1.9) with @peculiar/x509 over WebCrypto: ECDSA P-256 keys, SHA-256
+ * Issues Knative-shaped certificates (knative.dev/pkg webhook/certificates/resources/certs.go: CreateCerts) with
+ * @peculiar/x509 over WebCrypto: ECDSA P-256 keys, SHA-256
  * signatures, random 128-bit serials, subject `O=knative.dev, CN=<svc>.<ns>.svc` for the CA and the serving
  * certificate alike, told apart by Subject/Authority Key Identifiers as Go's crypto/x509 does. The serving
  * certificate carries its own Subject Key Identifier too: without one, OpenSSL (Node, curl) sees a certificate whose
@@ -155,7 +156,7 @@ const DAY_MS = 86_400_000;
 
 /**
  * Generates a fresh ECDSA P-256 CA and a serving certificate it signs, both SHA-256, shaped like Knative's
- * (§1.9) plus `localhost`/`127.0.0.1` so a standalone webhook is reachable locally.
+ * (resources/certs.go) plus `localhost`/`127.0.0.1` so a standalone webhook is reachable locally.
  */
 export async function generateTlsMaterial(opts: GenerateOptions = {}): Promise<GeneratedTlsMaterial> {
   const serviceName = opts.serviceName ?? "webhook";

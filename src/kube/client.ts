@@ -100,7 +100,10 @@ function inCluster(host: string, port: string, saDir: string): LoadedKubeConfig 
   return { kubeConfig: kc, origin: "in-cluster service account", server };
 }
 
-/** Knative's sharedmain: QPS and burst default to #controllers × 5 and × 10 (spec §1.12). */
+/**
+ * Knative's sharedmain (knative.dev/pkg injection/sharedmain/main.go): QPS and burst default to #controllers × 5 and
+ * × 10.
+ */
 export const DEFAULT_CLIENT_QPS = 20;
 export const DEFAULT_CLIENT_BURST = 40;
 

@@ -1,5 +1,5 @@
 /**
- * The cluster's DNS domain as knative.dev/pkg network.GetClusterDomainName finds it (spec §1.9): the first `search`
+ * The cluster's DNS domain as knative.dev/pkg network/domain.go: GetClusterDomainName finds it: the first `search`
  * entry of /etc/resolv.conf that starts with `svc.`, else $CLUSTER_DOMAIN, else `cluster.local`.
  */
 import { readFileSync } from "node:fs";

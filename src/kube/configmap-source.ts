@@ -1,7 +1,8 @@
 /**
  * The cluster source: list + watch of the ConfigMaps in SYSTEM_NAMESPACE with @kubernetes/client-node, the way
- * client-go's reflector does it (spec §1.10): list for a complete view and a resourceVersion, watch from there with
- * bookmarks, re-list on 410 Gone, reconnect with backoff, and a watchdog that re-lists when the stream goes silent.
+ * client-go's reflector does it (k8s.io/client-go tools/cache/reflector.go: ListAndWatch): list for a complete view
+ * and a resourceVersion, watch from there with bookmarks, re-list on 410 Gone, reconnect with backoff, and a watchdog
+ * that re-lists when the stream goes silent.
  */
 import { CoreV1Api, type KubeConfig, type V1ConfigMap } from "@kubernetes/client-node";
 import type { Logger } from "pino";

@@ -1,8 +1,9 @@
 /**
- * The API call of the PodSpec dry run (spec §6.2): `POST /api/v1/namespaces/<ns>/pods?dryRun=All` with the
- * webhook's own credentials. The rule side (when to run, which Pod, Knative's message) is
- * src/serving/podspec-dryrun.ts; this module only makes the call, bounded by a deadline, and reports the error
- * text client-go would have given Knative (`err.Error()`).
+ * The API call of the PodSpec dry run (knative.dev/serving v0.44.2 pkg/webhook/podspec_dryrun.go: validatePodSpec;
+ * docs/knative-behavior.md#podspec-dry-run): `POST /api/v1/namespaces/<ns>/pods?dryRun=All` with the webhook's own
+ * credentials. The rule side (when to run, which Pod, Knative's message) is src/serving/podspec-dryrun.ts; this
+ * module only makes the call, bounded by a deadline, and reports the error text client-go would have given Knative
+ * (`err.Error()`).
  */
 import type { Logger } from "pino";
 import type { RequestContext } from "../serving/context.js";

@@ -1,6 +1,6 @@
 /**
  * Leader election on a `coordination.k8s.io/v1` Lease, with client-go's algorithm (tools/leaderelection), so that of
- * several replicas exactly one runs a reconciler (spec §1.12).
+ * several replicas exactly one runs a reconciler (docs/knative-behavior.md#leader-election).
  *
  * Usage:
  *
@@ -35,7 +35,7 @@ export interface LeaseTiming {
   readonly retryPeriodMs: number;
 }
 
-/** config-leader-election's defaults (spec §5.10). */
+/** config-leader-election's defaults (knative.dev/pkg leaderelection/config.go). */
 export const KNATIVE_LEASE_TIMING: LeaseTiming = { leaseDurationMs: 60_000, renewDeadlineMs: 40_000, retryPeriodMs: 10_000 };
 
 export interface LeaderElectorOptions extends LeaseTiming {

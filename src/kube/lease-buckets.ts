@@ -56,7 +56,10 @@ function bucketName(prefix: string, index: number, total: number): string {
   return `${prefix}.${two(index)}-of-${two(total)}`.toLowerCase();
 }
 
-/** Knative's Lease name for bucket `index` of `total` without prefix mapping: `<component>.<queue>.<NN>-of-<MM>` (spec §1.12). */
+/**
+ * Knative's Lease name for bucket `index` of `total` without prefix mapping: `<component>.<queue>.<NN>-of-<MM>`
+ * (knative.dev/pkg leaderelection/context.go: standardBucketName).
+ */
 export function knativeLeaseName(component: string, queue: string, index = 0, total = 1): string {
   return bucketName(`${component}.${queue}`, index, total);
 }

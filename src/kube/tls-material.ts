@@ -37,7 +37,10 @@ export interface LoadOptions {
 
 /** File names `duckbill serve` writes and reads in a cert dir. */
 export const TLS_FILE_NAMES = { cert: "tls.crt", key: "tls.key", ca: "ca.crt" } as const;
-/** Data keys of Knative's `webhook-certs` Secret, i.e. the file names when it is mounted (§1.9). */
+/**
+ * Data keys of Knative's `webhook-certs` Secret, i.e. the file names when it is mounted (knative.dev/pkg
+ * webhook/certificates/resources/secret.go).
+ */
 export const WEBHOOK_SECRET_KEYS = { cert: "server-cert.pem", key: "server-key.pem", ca: "ca-cert.pem" } as const;
 
 export type FileNames = { readonly cert: string; readonly key: string; readonly ca: string };

@@ -394,7 +394,7 @@ describe("TLS handshake with generated material", () => {
 
   beforeAll(async () => {
     live = await generateTlsMaterial();
-    // TLS 1.3 only, like the webhook's default (spec §1.2).
+    // TLS 1.3 only, like the webhook's default (knative.dev/pkg webhook/webhook.go: New).
     server = createServer({ cert: live.cert, key: live.key, minVersion: "TLSv1.3" }, (_req, res) => res.end("ok"));
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     port = (server.address() as AddressInfo).port;

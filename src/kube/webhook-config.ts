@@ -1,8 +1,11 @@
 /**
- * Webhook configuration reconciliation (spec §1.8): keeps Knative's three configurations —
- * `MutatingWebhookConfiguration webhook.serving.knative.dev`, `ValidatingWebhookConfiguration
- * validation.webhook.serving.knative.dev` and `config.webhook.serving.knative.dev` — pointing at this webhook with
- * the current CA, the rules of the kind registry and the `webhooks.knative.dev/exclude` namespace selector.
+ * Webhook configuration reconciliation (knative.dev/pkg webhook/resourcesemantics/defaulting/defaulting.go:
+ * reconcileMutatingWebhook, validation/reconcile_config.go: reconcileValidatingWebhook,
+ * webhook/configmaps/configmaps.go: reconcileValidatingWebhook; docs/knative-behavior.md#webhook-configurations):
+ * keeps Knative's three configurations — `MutatingWebhookConfiguration webhook.serving.knative.dev`,
+ * `ValidatingWebhookConfiguration validation.webhook.serving.knative.dev` and `config.webhook.serving.knative.dev` —
+ * pointing at this webhook with the current CA, the rules of the kind registry and the `webhooks.knative.dev/exclude`
+ * namespace selector.
  *
  * As in knative/pkg: the configurations must be installed beforehand (never created here); only entries whose
  * name equals the configuration's name are touched; the object is written only when something differs; only the
@@ -20,7 +23,7 @@ import { jsonEqual } from "../duck/json-equal.js";
 
 type Json = Record<string, unknown>;
 
-/** The Secret the certificate controller maintains (spec §1.9) and its CA key. */
+/** The Secret the certificate controller maintains (knative.dev/pkg webhook/certificates) and its CA key. */
 export const WEBHOOK_CERTS_SECRET = "webhook-certs";
 export const CA_CERT_KEY = "ca-cert.pem";
 /** Namespaces labelled with this key are never sent to the resource webhooks. */
@@ -50,8 +53,9 @@ export interface WebhookConfigTarget {
   /** Knative's work-queue name of this configuration's reconciler, which names its Leases (lease-buckets.ts). */
   readonly queue: string;
   /**
-   * Knative's Lease for this reconciler with one bucket (spec §1.12), shared with Knative's own webhook during a
-   * switch-over; cluster.ts replaces it with the bucket that config-leader-election makes the owner.
+   * Knative's Lease for this reconciler with one bucket (docs/knative-behavior.md#leader-election), shared with
+   * Knative's own webhook during a switch-over; cluster.ts replaces it with the bucket that config-leader-election
+   * makes the owner.
    */
   readonly leaseName: string;
 }
@@ -63,7 +67,8 @@ export interface RegisteredKind {
 }
 
 /**
- * One rule per kind for the main resource and `/status`, sorted by group, version, plural (spec §1.8).
+ * One rule per kind for the main resource and `/status`, sorted by group, version, plural (knative.dev/pkg
+ * defaulting.go: reconcileMutatingWebhook, validation/reconcile_config.go: reconcileValidatingWebhook).
  * Knative leaves `scope` unset and the API server stores `"*"`; writing `"*"` makes the stored object equal to
  * the computed one, so an unchanged configuration is recognised without a write.
  */
@@ -84,7 +89,8 @@ export function resourceWebhookRules(kinds: readonly RegisteredKind[], operation
 export const CONFIG_WEBHOOK_RULES: readonly WebhookRule[] = [{ operations: ["CREATE", "UPDATE"], apiGroups: [""], apiVersions: ["v1"], resources: ["configmaps/*"], scope: "Namespaced" }];
 
 /**
- * Knative Serving's three configurations with their paths and Lease names (spec §1.1, §1.8, §1.12).
+ * Knative Serving's three configurations with their paths and Lease names (knative.dev/serving cmd/webhook/main.go,
+ * config/core/webhooks/*.yaml; docs/knative-behavior.md#webhook-configurations and #leader-election).
  * `mutatingOnly` adds kinds only /defaulting handles (the `--generational` kinds Knative does not register).
  */
 export function knativeWebhookTargets(kinds: readonly RegisteredKind[], mutatingOnly: readonly RegisteredKind[] = []): WebhookConfigTarget[] {
@@ -157,8 +163,9 @@ export interface WebhookConfigInputs {
 }
 
 /**
- * metav1.NewControllerRef(ns, v1/Namespace), as knative/pkg writes it. (Spec §1.8 says `controller: false`; every
- * knative/pkg revision read while writing this, up to the one serving v0.44.2 pins, used NewControllerRef.)
+ * metav1.NewControllerRef(ns, v1/Namespace), as knative/pkg writes it. (Knative 1.20 and later write `controller:
+ * false`; every knative/pkg revision read while writing this, up to the one serving v0.44.2 pins, used
+ * NewControllerRef.)
  */
 export function namespaceOwnerReference(ns: Json): Json {
   const meta = asObject(ns.metadata) ?? {};
@@ -186,8 +193,9 @@ export function ensureExcludeSelector(current: unknown): Json {
 
 
 /**
- * The configuration as it should be (spec §1.8 steps 4–5), computed from the stored one, which is not modified.
- * Throws Knative's error when one of our entries has no service reference (and no --webhook-url is given).
+ * The configuration as it should be (docs/knative-behavior.md#webhook-configurations), computed from the stored one,
+ * which is not modified. Throws Knative's error when one of our entries has no service reference (and no
+ * --webhook-url is given).
  */
 export function desiredWebhookConfiguration(current: Json, target: WebhookConfigTarget, inputs: WebhookConfigInputs): Json {
   const next = structuredClone(current);
@@ -280,7 +288,10 @@ export class WebhookConfigController {
     }
   }
 
-  /** One reconcile of one configuration (spec §1.8 steps 1–6). Throws Knative's error texts. */
+  /**
+   * One reconcile of one configuration (docs/knative-behavior.md#webhook-configurations). Throws Knative's error
+   * texts.
+   */
   async reconcile(target: WebhookConfigTarget): Promise<ReconcileOutcome> {
     if (this.opts.isLeader !== undefined && !this.opts.isLeader(target)) return "not-leader";
     const { api, namespace } = this.opts;
