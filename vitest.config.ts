@@ -13,6 +13,7 @@ const TIMING = [
   "test/kube/leader-election.test.ts",
   "test/kube/webhook-config.test.ts",
   "test/robustness/faults-drain.test.ts",
+  "test/robustness/hostile-timing.test.ts",
   "test/robustness/soak.test.ts",
   "test/robustness/transport.test.ts",
   "test/server/drain.test.ts",
