@@ -644,7 +644,7 @@ describe("parseQuantity", () => {
     for (const s of ["+1", "01", "1.500", "100m", "2Gi", "1e3"]) expect(canonicalQuantityString(s)).toEqual({ ok: true, value: s });
   });
 
-  it("canonicalises the examples of the defaulting round trip (spec §1.5 step 2)", () => {
+  it("canonicalises the examples of the defaulting round trip (knative.dev/pkg defaulting.go: roundTripPatch)", () => {
     const cases: Record<string, string> = { "0.1": "100m", "1000m": "1", "1Gi": "1Gi", "1.5Gi": "1536Mi", "1024Mi": "1Gi", "0.25": "250m", "0.001": "1m" };
     for (const [input, output] of Object.entries(cases)) expect(canonicalQuantityString(input)).toEqual({ ok: true, value: output });
   });

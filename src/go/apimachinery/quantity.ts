@@ -1,5 +1,5 @@
 /**
- * Kubernetes resource quantities (apimachinery v0.31 `pkg/api/resource`, spec Appendix A.3):
+ * Kubernetes resource quantities (k8s.io/apimachinery v0.31 pkg/api/resource/quantity.go, suffix.go):
  * `ParseQuantity`, `Quantity.String()` / `MarshalJSON` and `Cmp`.
  *
  * A quantity is held exactly as `mantissa × 10^exponent` (bigint mantissa), which covers both of Go's
@@ -157,7 +157,7 @@ function parseGoInt64(s: string): bigint | undefined {
   return v > MAX_INT64 || v < -MAX_INT64 - 1n ? undefined : v;
 }
 
-/** ParseQuantity: Go's grammar, rounding and error texts (spec Appendix A.3). */
+/** ParseQuantity: Go's grammar, rounding and error texts (k8s.io/apimachinery pkg/api/resource/quantity.go). */
 export function parseQuantity(str: string): QuantityParse {
   if (str.length === 0) return FORMAT_WRONG;
   if (str === "0") return { ok: true, quantity: ZERO_DECIMAL_SI };

@@ -1,8 +1,8 @@
 /**
- * Kubernetes name validators with apimachinery v0.31.4's exact messages (spec Appendix A.1, the
- * [v0.44.2 differs] wording): `pkg/util/validation` (IsDNS1035Label, IsDNS1123Label,
- * IsDNS1123Subdomain, IsQualifiedName, IsCIdentifier, IsFullyQualifiedDomainName) and
- * `pkg/api/validation` (NameIsDNS1035Label). Each returns Go's `[]string`: empty when valid, otherwise
+ * Kubernetes name validators with apimachinery v0.31.4's exact messages (k8s.io/apimachinery v0.31.4, the wording
+ * before v0.35 reworded the qualified-name texts): `pkg/util/validation/validation.go` (IsDNS1035Label,
+ * IsDNS1123Label, IsDNS1123Subdomain, IsQualifiedName, IsCIdentifier, IsFullyQualifiedDomainName) and
+ * `pkg/api/validation/generic.go` (NameIsDNS1035Label). Each returns Go's `[]string`: empty when valid, otherwise
  * every failed check's message in Go's order.
  *
  * Go's `len` counts UTF-8 bytes, so the length limits do too. The character classes are ASCII-only,
@@ -153,7 +153,8 @@ export function isCIdentifier(v: string): string[] {
 
 /**
  * apimachinery's `NameIsDNS1035Label`. With `prefix` (a generateName), a trailing `-` is masked the
- * way Go's `maskTrailingDash` does it: the last *two bytes* become `a` (spec §3.1 quirk).
+ * way Go's `maskTrailingDash` does it: the last *two bytes* become `a` (k8s.io/apimachinery
+ * pkg/api/validation/generic.go: maskTrailingDash).
  */
 export function nameIsDNS1035Label(name: string, prefix: boolean): string[] {
   if (prefix && name.length > 1 && name.charCodeAt(name.length - 1) === 0x2d) {

@@ -61,7 +61,7 @@ describe("parseImageReference accepts", () => {
     "ex~ample.com/foo",
     "münchen.de/foo", // non-ASCII hosts pass url.Parse unchanged
   ];
-  // Quirks of the Go code the spec summary does not mention.
+  // Quirks of the Go code (pkg/name) that a summary of the reference grammar would not mention.
   const quirks = [
     "https://ghcr.io/example/app:v1", // registry "https:", repository "/ghcr.io/example/app"
     "ghcr.io/example/app@sha512:" + "0".repeat(64), // a digest is any 71 characters of "sh:0-9a-f"

@@ -1,9 +1,10 @@
 /**
- * go-containerregistry v0.20.3 `name.ParseReference(s, name.WeakValidation)` (spec Appendix A.4):
+ * go-containerregistry v0.20.3 `name.ParseReference(s, name.WeakValidation)` (github.com/google/go-containerregistry
+ * pkg/name/ref.go: ParseReference; docs/knative-behavior.md#image-references):
  * `NewTag` is tried first, then `NewDigest`; the only error callers see is
  * `could not parse reference: <s>`.
  *
- * This ports the Go code paths, not the spec's summary, so their quirks carry over: a trailing `:` is an
+ * This ports the Go code paths, not a summary of the grammar, so their quirks carry over: a trailing `:` is an
  * empty (ignored) tag, `https://host/repo` parses with registry `https:`, a digest is any 71 characters
  * from `sh:0123456789abcdef`, and a repository needs at least two characters. The registry check is Go
  * 1.23's `url.Parse("//" + registry).Host == registry`.

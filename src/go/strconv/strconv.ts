@@ -1,5 +1,6 @@
 /**
- * Go's `strconv` number and bool parsing with Go's exact grammar and error texts (spec Appendix A.2):
+ * Go's `strconv` number and bool parsing with Go's exact grammar and error texts (Go 1.23 src/strconv/atoi.go,
+ * atof.go, atob.go):
  * `ParseInt`, `Atoi`, `ParseUint`, `ParseFloat(s, 64)`, `ParseBool`.
  *
  * Integers are accumulated exactly (bigint once they leave the safe range) so that range errors match Go;

@@ -1,6 +1,7 @@
 /**
  * Go's `time.Duration`: `time.ParseDuration` (grammar, overflow rules and the three error texts) and
- * `Duration.String()` (spec Appendix A.2). Nanoseconds are held as a bigint, as Go's int64.
+ * `Duration.String()` (Go 1.23 src/time/format.go: ParseDuration, src/time/time.go: Duration.String). Nanoseconds
+ * are held as a bigint, as Go's int64.
  */
 import type { GoParse } from "../strconv/strconv.js";
 

@@ -1,6 +1,7 @@
 /**
  * `json.Unmarshal` of a JSON value into a Go type, followed by `json.Marshal` of the result, as Knative's
- * webhook does with `request.object` (spec §1.3, §1.5 step 2): Go 1.23 encoding/json decode.go semantics
+ * webhook does with `request.object` (knative.dev/pkg webhook/resourcesemantics/defaulting/defaulting.go: mutate,
+ * roundTripPatch): Go 1.23 encoding/json decode.go semantics
  * and error texts, and the JSON the decoded struct marshals to.
  *
  * Decoding (golang/go src/encoding/json/decode.go):

@@ -1,7 +1,7 @@
 /**
  * Go's `json.NewDecoder(body).Decode(&v)` as Knative uses it on the admission request body
- * (spec §1.3 step 2): skip leading whitespace, read exactly the first JSON value, ignore whatever
- * follows it, and report failures with Go's texts (`EOF`, `unexpected EOF`, `*json.SyntaxError`).
+ * (knative.dev/pkg webhook/admission.go: admissionHandler): skip leading whitespace, read exactly the first JSON
+ * value, ignore whatever follows it, and report failures with Go's texts (`EOF`, `unexpected EOF`, `*json.SyntaxError`).
  *
  * Type mismatches ("cannot unmarshal string into Go value of type ...") are the caller's business:
  * this module only finds and parses the first value.
