@@ -4,7 +4,10 @@
  * them. One instance per ConfigSnapshot, parsed once when the snapshot is built, immutable afterwards.
  */
 
-/** A `config-features` value (spec §5.2). `AllowRootBounded` exists only for `secure-pod-defaults` at HEAD. */
+/**
+ * A `config-features` value (knative.dev/serving pkg/apis/config/features.go: Flag). `AllowRootBounded` exists only for
+ * `secure-pod-defaults`, and only from Knative 1.20.
+ */
 export type Flag = "Enabled" | "Allowed" | "Disabled";
 
 /**
