@@ -82,7 +82,10 @@ describe("the production package", () => {
   it("reports its version", async () => {
     const { version } = JSON.parse(await readFile(join(ROOT, "package.json"), "utf8")) as { version: string };
     const { stdout } = await run(process.execPath, ["bin/duckbill", "version"], { cwd: dir, env: childEnv() });
-    expect(stdout.trim()).toBe(version);
+    const [first, ...releases] = stdout.trim().split("\n");
+    expect(first).toBe(version);
+    // Then the Knative releases it answers as (--knative-version), the default marked.
+    expect(releases).toEqual(["knative 1.24: knative.dev/serving v0.51.0", "knative 1.23: knative.dev/serving v0.50.0", "knative 1.17 (default): knative.dev/serving v0.44.2"]);
   });
 
   it("defaults a Service through `admit`", async () => {
