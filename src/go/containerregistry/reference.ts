@@ -5,9 +5,10 @@
  * `could not parse reference: <s>`.
  *
  * This ports the Go code paths, not a summary of the grammar, so their quirks carry over: a trailing `:` is an
- * empty (ignored) tag, `https://host/repo` parses with registry `https:`, a digest is any 71 characters
- * from `sh:0123456789abcdef`, and a repository needs at least two characters. The registry check is Go
- * 1.23's `url.Parse("//" + registry).Host == registry`.
+ * empty (ignored) tag, `https://host/repo` parses with registry `https:`, a tag has at most 128 characters
+ * (pkg/name/tag.go checkTag), a digest is `sha256:` and 64 lower-case hex digits (pkg/name/digest.go NewDigest:
+ * the prefix of digest.Canonical, then go-digest's Algorithm.Validate), and a repository needs at least two
+ * characters. The registry check is Go 1.23's `url.Parse("//" + registry).Host == registry`.
  *
  * The parts are validated in place as index ranges of the input (no substrings on the tag path).
  */
@@ -16,10 +17,11 @@ const DEFAULT_REGISTRY = "index.docker.io";
 const DEFAULT_REGISTRY_ALIAS = "docker.io";
 const DEFAULT_NAMESPACE_PREFIX = "library/";
 
-const TAG_MAX = 127;
+const TAG_MAX = 128;
 const REPOSITORY_MIN = 2;
 const REPOSITORY_MAX = 255;
-const DIGEST_LENGTH = 7 + 64;
+const DIGEST_PREFIX = "sha256:";
+const DIGEST_HEX_LENGTH = 64;
 
 /** `registrySlash` results that are not the index of the `/` ending a registry. */
 const NOT_A_REPOSITORY = -2;
@@ -29,7 +31,7 @@ const NO_REGISTRY = -1;
 // that non-ASCII passes a registry: url.Parse leaves bytes >= 0x80 alone).
 const TAG_CHAR = 1; // [A-Za-z0-9_.-]
 const REPOSITORY_CHAR = 2; // [a-z0-9_./-]
-const DIGEST_CHAR = 4; // [sh:0-9a-f]
+const DIGEST_HEX = 4; // [0-9a-f]
 const HOST_CHAR = 8; // what shouldEscape(c, encodeHost) keeps: alphanumerics, -_.~ and !$&'()*+,;=:[]<>"
 
 const CHAR_CLASSES: Uint8Array = (() => {
@@ -41,7 +43,7 @@ const CHAR_CLASSES: Uint8Array = (() => {
   const digits = "0123456789";
   add(lower + lower.toUpperCase() + digits + "_.-", TAG_CHAR);
   add(lower + digits + "_./-", REPOSITORY_CHAR);
-  add("sh:" + digits + "abcdef", DIGEST_CHAR);
+  add(digits + "abcdef", DIGEST_HEX);
   add(lower + lower.toUpperCase() + digits + "-_.~!$&'()*+,;=:[]<>\"", HOST_CHAR);
   return table;
 })();
@@ -82,7 +84,8 @@ function tagColon(s: string, end: number): number {
 function isDigestReference(s: string): boolean {
   const at = s.indexOf("@");
   if (at < 0 || s.indexOf("@", at + 1) >= 0) return false;
-  if (!allInClass(s, at + 1, s.length, DIGEST_CHAR, DIGEST_LENGTH, DIGEST_LENGTH)) return false;
+  if (!s.startsWith(DIGEST_PREFIX, at + 1)) return false;
+  if (!allInClass(s, at + 1 + DIGEST_PREFIX.length, s.length, DIGEST_HEX, DIGEST_HEX_LENGTH, DIGEST_HEX_LENGTH)) return false;
   const base = tagBaseEnd(s, at);
   if (base < 0) return registrySlash(s, at) !== NOT_A_REPOSITORY;
   // Go re-parses the tag's normalised `Repository.Name()`. Registry and characters come out unchanged,
