@@ -64,8 +64,18 @@ describe("parseFeaturesConfig", () => {
     expect(parseFeaturesConfig({ "kubernetes.podspec-affinity": raw, "secure-pod-defaults": raw })).toBe(DEFAULT_FEATURES);
   });
 
-  it("ignores keys v0.44.2 does not know", () => {
-    expect(parseFeaturesConfig({ "kubernetes.podspec-volumes-csi": "enabled", "kubernetes.podspec-volumes-mount-propagation": "enabled", unknown: "enabled" })).toBe(DEFAULT_FEATURES);
+  it("ignores keys Knative does not know", () => {
+    expect(parseFeaturesConfig({ "kubernetes.podspec-volumes-emptyDir": "disabled", unknown: "enabled" })).toBe(DEFAULT_FEATURES);
+  });
+
+  it("parses the volume flags of later releases (rules read them only where the profile has them)", () => {
+    const f = parseFeaturesConfig({
+      "kubernetes.podspec-volumes-csi": "enabled",
+      "kubernetes.podspec-volumes-mount-propagation": "ALLOWED",
+      "kubernetes.podspec-volumes-image": "Enabled",
+      "kubernetes.podspec-volumes-ephemeral": "bogus",
+    });
+    expect([f.podSpecVolumesCSI, f.podSpecVolumesMountPropagation, f.podSpecVolumesImage, f.podSpecVolumesEphemeral]).toEqual(["Enabled", "Allowed", "Enabled", "Disabled"]);
   });
 
   it("returns a frozen config that leaves other flags at their defaults", () => {

@@ -35,6 +35,10 @@ export const DEFAULT_FEATURES: FeaturesConfig = Object.freeze({
   podSpecVolumesHostPath: "Disabled",
   podSpecPersistentVolumeClaim: "Disabled",
   podSpecPersistentVolumeWrite: "Disabled",
+  podSpecVolumesCSI: "Disabled",
+  podSpecVolumesMountPropagation: "Disabled",
+  podSpecVolumesImage: "Disabled",
+  podSpecVolumesEphemeral: "Disabled",
   podSpecInitContainers: "Disabled",
   podSpecDNSPolicy: "Disabled",
   podSpecDNSConfig: "Disabled",
@@ -77,6 +81,11 @@ const KEYS: ReadonlyArray<readonly [string, keyof FeaturesConfig]> = [
   ["kubernetes.podspec-shareprocessnamespace", "podSpecShareProcessNamespace"],
   ["kubernetes.podspec-tolerations", "podSpecTolerations"],
   ["kubernetes.podspec-topologyspreadconstraints", "podSpecTopologySpreadConstraints"],
+  // Parsed in every release; the rules read them only where the profile has the flag (VolumeRules.flags).
+  ["kubernetes.podspec-volumes-csi", "podSpecVolumesCSI"],
+  ["kubernetes.podspec-volumes-mount-propagation", "podSpecVolumesMountPropagation"],
+  ["kubernetes.podspec-volumes-image", "podSpecVolumesImage"],
+  ["kubernetes.podspec-volumes-ephemeral", "podSpecVolumesEphemeral"],
 ];
 
 const FLAGS: readonly Flag[] = ["Enabled", "Allowed", "Disabled"];

@@ -20,6 +20,8 @@ export interface KnativeProfile {
    * `config-tracing` left the webhook's constructors in v0.47.0 (knative.dev/serving cmd/webhook/main.go).
    */
   readonly unvalidatedConfigMaps: readonly string[];
+  /** Where the volume rules of the release differ (VolumeRules). */
+  readonly volumes: VolumeRules;
   /** How knative.dev/pkg's ConfigMap helpers (`configmap.AsString`, `AsBool`, `AsInt`, …) read a value. */
   readonly configMapParse: ConfigMapParseRules;
   /**
@@ -54,10 +56,48 @@ export interface ConfigMapParseRules {
 const CONFIGMAP_PARSE_1_17: ConfigMapParseRules = Object.freeze({ trimStrings: false, wrapBoolErrors: false, intParser: "Atoi" });
 const CONFIGMAP_PARSE_1_19: ConfigMapParseRules = Object.freeze({ trimStrings: true, wrapBoolErrors: true, intParser: "ParseInt" });
 
+/** A config-features key of a volume flag added after Knative 1.17. */
+export type VolumeFlagKey =
+  | "kubernetes.podspec-volumes-csi"
+  | "kubernetes.podspec-volumes-mount-propagation"
+  | "kubernetes.podspec-volumes-image"
+  | "kubernetes.podspec-volumes-ephemeral";
+
+/**
+ * The volume rules that changed after Knative 1.17: knative.dev/serving pkg/apis/serving/k8s_validation.go
+ * (validateVolume, validateVolumeMounts), pkg/apis/serving/fieldmask.go (VolumeSourceMask, VolumeMountMask) and
+ * pkg/apis/serving/v1/revision_defaults.go (applyDefault).
+ */
+export interface VolumeRules {
+  /**
+   * The volume flags of the release's config-features (pkg/apis/config/features.go): `kubernetes.podspec-volumes-csi`
+   * and `-mount-propagation` from v0.45.0, `-image` from v0.46.0, `-ephemeral` from v0.50.0. Without its flag a csi,
+   * image or ephemeral volume source is not one validateVolume knows (VolumeSourceMask never copies it, it is not a
+   * source of the one-of), and VolumeMountMask always drops `mountPropagation`.
+   */
+  readonly flags: readonly VolumeFlagKey[];
+  /**
+   * The volume sources a container may mount writable: applyDefault leaves their mounts' `readOnly` alone and
+   * validateVolumeMounts does not require it. emptyDir and persistentVolumeClaim; ephemeral too from v0.50.0.
+   */
+  readonly writableSources: readonly string[];
+}
+
+const VOLUMES_1_17: VolumeRules = Object.freeze({ flags: Object.freeze([]), writableSources: Object.freeze(["emptyDir", "persistentVolumeClaim"]) });
+const VOLUMES_1_23: VolumeRules = Object.freeze({
+  flags: Object.freeze([
+    "kubernetes.podspec-volumes-csi",
+    "kubernetes.podspec-volumes-mount-propagation",
+    "kubernetes.podspec-volumes-image",
+    "kubernetes.podspec-volumes-ephemeral",
+  ] as const),
+  writableSources: Object.freeze(["emptyDir", "persistentVolumeClaim", "ephemeral"]),
+});
+
 export const PROFILES: Readonly<Record<KnativeVersion, KnativeProfile>> = Object.freeze({
-  "1.17": Object.freeze({ version: "1.17", servingModule: "knative.dev/serving v0.44.2", bodyTooLargeStatus: 413, unvalidatedConfigMaps: [], configMapParse: CONFIGMAP_PARSE_1_17, observabilitySchema: "opencensus", deploymentBoolKeys: [] }),
-  "1.23": Object.freeze({ version: "1.23", servingModule: "knative.dev/serving v0.50.0", bodyTooLargeStatus: 400, unvalidatedConfigMaps: ["config-tracing"], configMapParse: CONFIGMAP_PARSE_1_19, observabilitySchema: "opentelemetry", deploymentBoolKeys: ["pod-is-always-schedulable"] }),
-  "1.24": Object.freeze({ version: "1.24", servingModule: "knative.dev/serving v0.51.0", bodyTooLargeStatus: 400, unvalidatedConfigMaps: ["config-tracing"], configMapParse: CONFIGMAP_PARSE_1_19, observabilitySchema: "opentelemetry", deploymentBoolKeys: ["pod-is-always-schedulable"] }),
+  "1.17": Object.freeze({ version: "1.17", servingModule: "knative.dev/serving v0.44.2", bodyTooLargeStatus: 413, unvalidatedConfigMaps: [], volumes: VOLUMES_1_17, configMapParse: CONFIGMAP_PARSE_1_17, observabilitySchema: "opencensus", deploymentBoolKeys: [] }),
+  "1.23": Object.freeze({ version: "1.23", servingModule: "knative.dev/serving v0.50.0", bodyTooLargeStatus: 400, unvalidatedConfigMaps: ["config-tracing"], volumes: VOLUMES_1_23, configMapParse: CONFIGMAP_PARSE_1_19, observabilitySchema: "opentelemetry", deploymentBoolKeys: ["pod-is-always-schedulable"] }),
+  "1.24": Object.freeze({ version: "1.24", servingModule: "knative.dev/serving v0.51.0", bodyTooLargeStatus: 400, unvalidatedConfigMaps: ["config-tracing"], volumes: VOLUMES_1_23, configMapParse: CONFIGMAP_PARSE_1_19, observabilitySchema: "opentelemetry", deploymentBoolKeys: ["pod-is-always-schedulable"] }),
 });
 
 /**

@@ -37,6 +37,11 @@ export interface FeaturesConfig {
   readonly podSpecVolumesHostPath: Flag;
   readonly podSpecPersistentVolumeClaim: Flag;
   readonly podSpecPersistentVolumeWrite: Flag;
+  // Volume flags added after v0.44.2; a release without one (its profile's `volumes.flags`) ignores the field.
+  readonly podSpecVolumesCSI: Flag; // kubernetes.podspec-volumes-csi (v0.45.0)
+  readonly podSpecVolumesMountPropagation: Flag; // kubernetes.podspec-volumes-mount-propagation (v0.45.0)
+  readonly podSpecVolumesImage: Flag; // kubernetes.podspec-volumes-image (v0.46.0)
+  readonly podSpecVolumesEphemeral: Flag; // kubernetes.podspec-volumes-ephemeral (v0.50.0)
   readonly podSpecInitContainers: Flag;
   readonly podSpecDNSPolicy: Flag;
   readonly podSpecDNSConfig: Flag;

@@ -13,6 +13,7 @@ import { normalize } from "../../test/support/normalize.js";
 import { decodeGo } from "../go/encoding/json/index.js";
 import { knativeTypes } from "../apis/knative-types.js";
 import type { ConfigSnapshot } from "../config/snapshot.js";
+import { PROFILES } from "../config/profile.js";
 import { parseFeaturesConfig } from "../config/features.js";
 import type { AdmissionConfig, DefaultsConfig } from "../config/types.js";
 import type { RequestContext, UserInfo } from "./context.js";
@@ -143,7 +144,7 @@ function defaulted(c: Case): JsonObject {
   const gvk = c.request["kind"] as JsonObject;
   const type = knativeTypes.get(`${String(gvk["group"])}/${String(gvk["version"])}, Kind=${c.kind}`);
   if (type === undefined) throw new Error(`no Go type for ${c.kind}`);
-  const config = { data: new Map(), source: "vector", admission: admissionConfig(c.vector.configs) } as unknown as ConfigSnapshot;
+  const config = { data: new Map(), source: "vector", admission: admissionConfig(c.vector.configs), profile: PROFILES["1.17"] } as unknown as ConfigSnapshot;
 
   const decoded = decodeGo(type, c.request["object"]);
   if (!decoded.ok) throw new Error(decoded.error);

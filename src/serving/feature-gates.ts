@@ -5,6 +5,7 @@
  * flags with it, `duckbill features impact` and the server's impact warnings (issue [7]) find the objects a flag
  * change would affect with `gatedFieldsUsed`.
  */
+import type { KnativeProfile } from "../config/profile.js";
 import type { FeaturesConfig } from "../config/types.js";
 import { arrayField, isGoZero, isJsonObject, objectField, structType, type JsonObject } from "./field-mask.js";
 
@@ -35,6 +36,11 @@ export interface FeatureGate {
   readonly denial?: string;
   /** The flag gates the field itself (e.g. how many containers), not what lies inside it. */
   readonly wholeFieldOnly?: boolean;
+  /**
+   * The knative.dev/serving release that added the flag, for flags Knative 1.17 does not have; such a flag exists
+   * only in the releases whose profile lists it (`volumes.flags`, featureGatesOf).
+   */
+  readonly since?: string;
 }
 
 const MASK_DENIAL = "must not set the field(s): <path>";
@@ -76,6 +82,21 @@ export const FEATURE_GATES: readonly FeatureGate[] = [
     denial: "Persistent volume write support is disabled, but found persistent volume claim <claimName> that is not read-only",
   },
   { key: "kubernetes.podspec-volumes-hostpath", field: "podSpecVolumesHostPath", type: "extension", check: "mask+enabled", gates: "hostPath volumes", fields: ["volumes[*].hostPath"], denial: "HostPath volume support is disabled, but found HostPath volume <name>" },
+  // Volume flags added after v0.44.2 (knative.dev/serving pkg/apis/config/features.go; checked in
+  // pkg/apis/serving/k8s_validation.go validateVolume and validateVolumeMounts, masked in fieldmask.go).
+  { key: "kubernetes.podspec-volumes-csi", field: "podSpecVolumesCSI", type: "extension", check: "mask+enabled", gates: "csi volumes", fields: ["volumes[*].csi"], denial: "CSI volume support is disabled, but found CSI volume <name>", since: "v0.45.0" },
+  {
+    key: "kubernetes.podspec-volumes-mount-propagation",
+    field: "podSpecVolumesMountPropagation",
+    type: "extension",
+    check: "mask+enabled",
+    gates: "mountPropagation of volume mounts (None or HostToContainer)",
+    fields: ["containers[*].volumeMounts[*].mountPropagation", "initContainers[*].volumeMounts[*].mountPropagation"],
+    denial: "Volume Mount Propagation support is disabled, but found volume mount <name> with mount propagation",
+    since: "v0.45.0",
+  },
+  { key: "kubernetes.podspec-volumes-image", field: "podSpecVolumesImage", type: "extension", check: "mask+enabled", gates: "image volumes", fields: ["volumes[*].image"], denial: "Image volume support is disabled, but found Image volume <name>", since: "v0.46.0" },
+  { key: "kubernetes.podspec-volumes-ephemeral", field: "podSpecVolumesEphemeral", type: "extension", check: "mask+enabled", gates: "generic ephemeral volumes", fields: ["volumes[*].ephemeral"], denial: "Ephemeral volume support is disabled, but found Ephemeral volume <name>", since: "v0.50.0" },
   { key: "kubernetes.podspec-affinity", field: "podSpecAffinity", type: "extension", check: "mask", gates: "node and pod affinity", fields: ["affinity"], denial: MASK_DENIAL },
   { key: "kubernetes.podspec-hostaliases", field: "podSpecHostAliases", type: "extension", check: "mask", gates: "/etc/hosts entries (hostAliases)", fields: ["hostAliases"], denial: MASK_DENIAL },
   { key: "kubernetes.podspec-nodeselector", field: "podSpecNodeSelector", type: "extension", check: "mask", gates: "node selectors", fields: ["nodeSelector"], denial: MASK_DENIAL },
@@ -154,6 +175,11 @@ export const FEATURE_GATES: readonly FeatureGate[] = [
 ];
 
 const BY_KEY = new Map(FEATURE_GATES.map((g) => [g.key, g]));
+
+/** The gates of a release: those of Knative 1.17, and the later ones its profile lists. */
+export function featureGatesOf(profile: KnativeProfile): readonly FeatureGate[] {
+  return FEATURE_GATES.filter((g) => g.since === undefined || (profile.volumes.flags as readonly string[]).includes(g.key));
+}
 
 /** The gate for a `config-features` key (exact, lower-case as Knative spells it). */
 export function featureGate(key: string): FeatureGate | undefined {
@@ -250,6 +276,9 @@ export function gatedFieldsUsed(podSpec: unknown, prefix = ""): GatedFieldUse[] 
       out.push({ key: "kubernetes.podspec-persistent-volume-claim", path: `${at}.persistentVolumeClaim` });
       if (pvc.readOnly !== true) out.push({ key: "kubernetes.podspec-persistent-volume-write", path: `${at}.persistentVolumeClaim.readOnly` });
     }
+    if (objectField(v, "csi") !== undefined) out.push({ key: "kubernetes.podspec-volumes-csi", path: `${at}.csi` });
+    if (objectField(v, "ephemeral") !== undefined) out.push({ key: "kubernetes.podspec-volumes-ephemeral", path: `${at}.ephemeral` });
+    if (objectField(v, "image") !== undefined) out.push({ key: "kubernetes.podspec-volumes-image", path: `${at}.image` });
   }
   return out;
 }
@@ -265,6 +294,13 @@ function containerUses(containers: readonly unknown[], at: string, out: GatedFie
       if (valueFrom === undefined) continue;
       for (const ref of ["fieldRef", "resourceFieldRef"]) {
         if (objectField(valueFrom, ref) !== undefined) out.push({ key: "kubernetes.podspec-fieldref", path: `${at}[${i}].env[${j}].valueFrom.${ref}` });
+      }
+    }
+    const mounts = arrayField(c, "volumeMounts");
+    for (let j = 0; j < mounts.length; j++) {
+      const m = mounts[j];
+      if (isJsonObject(m) && typeof m.mountPropagation === "string") {
+        out.push({ key: "kubernetes.podspec-volumes-mount-propagation", path: `${at}[${i}].volumeMounts[${j}].mountPropagation` });
       }
     }
     const capabilities = objectField(objectField(c, "securityContext") ?? {}, "capabilities");

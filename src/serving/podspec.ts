@@ -9,6 +9,7 @@ import { also, errGeneric, errInvalidValue, errMissingField, errOutOfBoundsValue
 import { goQuote } from "../go/strconv/quote.js";
 import { isDNS1123Subdomain } from "../go/apimachinery/validation.js";
 import type { AdmissionConfig, DefaultsConfig, FeaturesConfig, Int64 } from "../config/types.js";
+import { DEFAULT_KNATIVE_VERSION, PROFILES, type KnativeProfile } from "../config/profile.js";
 import { validateInitContainer, validateSidecarContainer, validateUserContainer } from "./container.js";
 import type { RequestContext } from "./context.js";
 import {
@@ -32,15 +33,15 @@ import { allMountedVolumes, validateVolumes, type VolumesByName } from "./volume
  * viaField("spec") / viaField("spec.template.spec")). Includes warning-level diagnostics (security-context warnings).
  */
 export function validateRevisionSpec(spec: Record<string, unknown>, ctx: RequestContext): FieldError | undefined {
-  return validateRevisionSpecWith(spec, ctx.config.admission);
+  return validateRevisionSpecWith(spec, ctx.config.admission, ctx.config.profile);
 }
 
 /** The configuration RevisionSpec validation reads: config-features and config-defaults. */
 export type RevisionSpecConfig = Pick<AdmissionConfig, "features" | "defaults">;
 
-/** validateRevisionSpec against an explicit configuration. */
-export function validateRevisionSpecWith(spec: JsonObject, config: RevisionSpecConfig): FieldError | undefined {
-  let errs = validatePodSpec(spec, config.features);
+/** validateRevisionSpec against an explicit configuration, as the release `profile` answers. */
+export function validateRevisionSpecWith(spec: JsonObject, config: RevisionSpecConfig, profile: KnativeProfile = PROFILES[DEFAULT_KNATIVE_VERSION]): FieldError | undefined {
+  let errs = validatePodSpec(spec, config.features, profile);
   const timeoutSeconds = presentField(spec, "timeoutSeconds");
   if (isInt64(timeoutSeconds)) errs = also(errs, validateTimeoutSeconds(timeoutSeconds, config.defaults));
   const containerConcurrency = presentField(spec, "containerConcurrency");
@@ -131,7 +132,7 @@ function tooManyContainers(containers: readonly unknown[], initContainers: reado
 }
 
 /** ValidatePodSpec (knative.dev/serving pkg/apis/serving/k8s_validation.go: ValidatePodSpec). */
-export function validatePodSpec(ps: JsonObject, features: FeaturesConfig): FieldError | undefined {
+export function validatePodSpec(ps: JsonObject, features: FeaturesConfig, profile: KnativeProfile = PROFILES[DEFAULT_KNATIVE_VERSION]): FieldError | undefined {
   const containers = arrayField(ps, "containers");
   const initContainers = arrayField(ps, "initContainers");
   const tooMany = tooManyContainers(containers, initContainers);
@@ -151,7 +152,7 @@ export function validatePodSpec(ps: JsonObject, features: FeaturesConfig): Field
   }
 
   const mounted = allMountedVolumes([initContainers, containers]);
-  const { volumes, errs: volumeErrs } = validateVolumes(arrayField(ps, "volumes"), mounted, features);
+  const { volumes, errs: volumeErrs } = validateVolumes(arrayField(ps, "volumes"), mounted, features, profile);
   errs = also(errs, viaField(volumeErrs, "volumes"));
 
   errs = also(errs, validateInitContainers(initContainers, containers, volumes, features));

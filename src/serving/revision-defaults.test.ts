@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import type { ConfigSnapshot } from "../config/snapshot.js";
+import { PROFILES, type KnativeProfile } from "../config/profile.js";
 import { DEFAULT_DEFAULTS } from "../config/defaults.js";
 import type { DefaultsConfig, FeaturesConfig } from "../config/types.js";
 import type { RequestContext } from "./context.js";
@@ -21,6 +22,7 @@ interface Options {
   readonly defaults?: Partial<DefaultsConfig>;
   readonly secureDefaults?: FeaturesConfig["secureDefaults"];
   readonly operation?: RequestContext["operation"];
+  readonly profile?: KnativeProfile;
 }
 
 function context(o: Options = {}): RequestContext {
@@ -36,7 +38,7 @@ function context(o: Options = {}): RequestContext {
     oldObject: undefined,
     userInfo: undefined,
     dryRun: false,
-    config: { data: new Map(), source: "test", admission } as unknown as ConfigSnapshot,
+    config: { data: new Map(), source: "test", admission, profile: o.profile ?? PROFILES["1.17"] } as unknown as ConfigSnapshot,
   };
 }
 
@@ -211,6 +213,29 @@ describe("defaultRevisionSpec: containers", () => {
       { name: "claim", mountPath: "/b" },
       { name: "secret", mountPath: "/c", readOnly: true },
       { name: "unknown", mountPath: "/d", readOnly: true },
+    ]);
+  });
+
+  it.each([
+    ["1.17", true],
+    ["1.23", false],
+    ["1.24", false],
+  ] as const)("%s: ephemeral mounts are forced read-only: %s; csi and image mounts always are", (version, ephemeralReadOnly) => {
+    const spec = defaulted(
+      {
+        containers: [{ volumeMounts: [{ name: "eph", mountPath: "/a" }, { name: "csi", mountPath: "/b" }, { name: "img", mountPath: "/c" }] }],
+        volumes: [
+          { name: "eph", ephemeral: { volumeClaimTemplate: { spec: {} } } },
+          { name: "csi", csi: { driver: "d" } },
+          { name: "img", image: { reference: "r" } },
+        ],
+      },
+      { profile: PROFILES[version] },
+    );
+    expect((spec["containers"] as JsonObject[])[0]?.["volumeMounts"]).toEqual([
+      ephemeralReadOnly ? { name: "eph", mountPath: "/a", readOnly: true } : { name: "eph", mountPath: "/a" },
+      { name: "csi", mountPath: "/b", readOnly: true },
+      { name: "img", mountPath: "/c", readOnly: true },
     ]);
   });
 });

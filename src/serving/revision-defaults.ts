@@ -50,7 +50,7 @@ export function defaultRevisionSpec(spec: JsonObject, ctx: RequestContext, paren
 
   const podSecurityContext = objectOf(spec["securityContext"]);
   const secure = features.secureDefaults === "Enabled";
-  const writable = writableVolumeNames(spec["volumes"]);
+  const writable = writableVolumeNames(spec["volumes"], ctx.config.profile.volumes.writableSources);
   for (const c of containers) {
     if (!isObject(c)) continue;
     defaultUserContainer(spec, c, containers.length, writable, ctx, defaults);
@@ -116,12 +116,15 @@ function defaultUserContainer(
   }
 }
 
-/** Names of the volumes a container may mount writable: emptyDir and persistentVolumeClaim. */
-function writableVolumeNames(volumes: unknown): Set<string> {
+/**
+ * Names of the volumes a container may mount writable (applyDefault): of the release's writable sources, emptyDir and
+ * persistentVolumeClaim, and ephemeral from v0.50.0 (knative.dev/serving pkg/apis/serving/v1/revision_defaults.go).
+ */
+function writableVolumeNames(volumes: unknown, writableSources: readonly string[]): Set<string> {
   const names = new Set<string>();
   for (const v of arrayOf(volumes)) {
     if (!isObject(v)) continue;
-    if (!isNil(v["emptyDir"]) || !isNil(v["persistentVolumeClaim"])) names.add(typeof v["name"] === "string" ? v["name"] : "");
+    if (writableSources.some((s) => !isNil(v[s]))) names.add(typeof v["name"] === "string" ? v["name"] : "");
   }
   return names;
 }

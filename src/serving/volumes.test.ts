@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { renderFieldError, viaField } from "../apis/field-error.js";
+import { PROFILES } from "../config/profile.js";
 import type { FeaturesConfig, Flag } from "../config/types.js";
-import { allMountedVolumes, cleanPath, validateVolumeMounts, validateVolumes } from "./volumes.js";
+import { allMountedVolumes, cleanPath, validateVolumeMounts, validateVolumes, volumeMountRules } from "./volumes.js";
 
 /** The flags these rules read, at Knative's defaults. */
 function features(overrides: Partial<Record<keyof FeaturesConfig, Flag>> = {}): FeaturesConfig {
@@ -10,6 +11,10 @@ function features(overrides: Partial<Record<keyof FeaturesConfig, Flag>> = {}): 
     podSpecVolumesHostPath: "Disabled",
     podSpecPersistentVolumeClaim: "Disabled",
     podSpecPersistentVolumeWrite: "Disabled",
+    podSpecVolumesCSI: "Disabled",
+    podSpecVolumesMountPropagation: "Disabled",
+    podSpecVolumesImage: "Disabled",
+    podSpecVolumesEphemeral: "Disabled",
     ...overrides,
   } as FeaturesConfig;
 }
@@ -178,5 +183,126 @@ describe("validateVolumeMounts", () => {
   ];
   it.each(cases)("%s", (_name, mounts, want) => {
     expect(renderFieldError(viaField(validateVolumeMounts(mounts, volumes), "m"))).toBe(want);
+  });
+});
+
+describe("volume flags of later releases (csi, image, ephemeral, mount propagation)", () => {
+  const csi = { name: "a", csi: { driver: "secrets-store.csi.k8s.io" } };
+  const image = { name: "a", image: { reference: "registry.example/model:v1" } };
+  const ephemeral = { name: "a", ephemeral: { volumeClaimTemplate: { spec: { accessModes: ["ReadWriteOnce"] } } } };
+  const cases: ReadonlyArray<
+    readonly [name: string, volumes: unknown[], flags: Partial<Record<keyof FeaturesConfig, Flag>>, want117: string, want123: string]
+  > = [
+    [
+      "csi, flag Disabled",
+      [csi],
+      {},
+      "expected exactly one, got neither: v[0].configMap, v[0].emptyDir, v[0].projected, v[0].secret\nmust not set the field(s): v[0].csi",
+      "CSI volume support is disabled, but found CSI volume a: \nmust not set the field(s): v[0].csi",
+    ],
+    // The check is `!= Enabled`, the mask `!= Disabled`.
+    ["csi, flag Allowed", [csi], { podSpecVolumesCSI: "Allowed" }, "expected exactly one, got neither: v[0].configMap, v[0].emptyDir, v[0].projected, v[0].secret\nmust not set the field(s): v[0].csi", "CSI volume support is disabled, but found CSI volume a: "],
+    ["csi, flag Enabled", [csi], { podSpecVolumesCSI: "Enabled" }, "expected exactly one, got neither: v[0].configMap, v[0].emptyDir, v[0].projected, v[0].secret\nmust not set the field(s): v[0].csi", ""],
+    [
+      "image, flag Disabled",
+      [image],
+      {},
+      "expected exactly one, got neither: v[0].configMap, v[0].emptyDir, v[0].projected, v[0].secret\nmust not set the field(s): v[0].image",
+      "Image volume support is disabled, but found Image volume a: \nmust not set the field(s): v[0].image",
+    ],
+    ["image, flag Enabled", [image], { podSpecVolumesImage: "Enabled" }, "expected exactly one, got neither: v[0].configMap, v[0].emptyDir, v[0].projected, v[0].secret\nmust not set the field(s): v[0].image", ""],
+    [
+      "image without a reference and with a bad pull policy",
+      [{ name: "a", image: { pullPolicy: "always" } }],
+      { podSpecVolumesImage: "Enabled" },
+      "expected exactly one, got neither: v[0].configMap, v[0].emptyDir, v[0].projected, v[0].secret\nmust not set the field(s): v[0].image",
+      "invalid value: always: v[0].image.pullPolicy\nmissing field(s): v[0].image.reference",
+    ],
+    [
+      "image and secret",
+      [{ ...image, secret: { secretName: "s" } }],
+      { podSpecVolumesImage: "Enabled" },
+      "must not set the field(s): v[0].image",
+      "expected exactly one, got both: v[0].image, v[0].secret",
+    ],
+    [
+      "ephemeral, flag Disabled",
+      [ephemeral],
+      {},
+      "expected exactly one, got neither: v[0].configMap, v[0].emptyDir, v[0].projected, v[0].secret\nmust not set the field(s): v[0].ephemeral",
+      "Ephemeral volume support is disabled, but found Ephemeral volume a: \nmust not set the field(s): v[0].ephemeral",
+    ],
+    [
+      "csi and ephemeral in one volume",
+      [{ ...csi, ...ephemeral }],
+      { podSpecVolumesCSI: "Enabled", podSpecVolumesEphemeral: "Enabled" },
+      "expected exactly one, got neither: v[0].configMap, v[0].emptyDir, v[0].projected, v[0].secret\nmust not set the field(s): v[0].csi, v[0].ephemeral",
+      "expected exactly one, got both: v[0].csi, v[0].ephemeral",
+    ],
+    [
+      "no source: the one-of lists the Enabled new kinds",
+      [{ name: "a" }],
+      { podSpecVolumesCSI: "Enabled", podSpecVolumesImage: "Enabled", podSpecVolumesEphemeral: "Allowed" },
+      "expected exactly one, got neither: v[0].configMap, v[0].emptyDir, v[0].projected, v[0].secret",
+      "expected exactly one, got neither: v[0].configMap, v[0].csi, v[0].emptyDir, v[0].image, v[0].projected, v[0].secret",
+    ],
+  ];
+  it.each(cases)("%s", (_name, volumes, flags, want117, want123) => {
+    const mounted = new Set(["a"]);
+    for (const [version, want] of [["1.17", want117], ["1.23", want123], ["1.24", want123]] as const) {
+      const { errs } = validateVolumes(volumes, mounted, features(flags), PROFILES[version]);
+      expect(renderFieldError(viaField(errs, "v")), version).toBe(want);
+    }
+  });
+
+  const declared = (flags: Partial<Record<keyof FeaturesConfig, Flag>>, version: keyof typeof PROFILES) =>
+    validateVolumes(
+      [
+        { name: "c", csi: { driver: "d" } },
+        { name: "i", image: { reference: "r" } },
+        { name: "eph", ephemeral: { volumeClaimTemplate: { spec: {} } } },
+        { name: "e", emptyDir: {} },
+      ],
+      new Set(["c", "i", "eph", "e"]),
+      features(flags),
+      PROFILES[version],
+    ).volumes;
+  const mount = (m: unknown[], flags: Partial<Record<keyof FeaturesConfig, Flag>>, version: keyof typeof PROFILES) =>
+    renderFieldError(viaField(validateVolumeMounts(m, declared(flags, version)), "m"));
+
+  it("ephemeral mounts may be writable from 1.23; csi and image mounts must be readOnly", () => {
+    const writable = [{ name: "eph", mountPath: "/eph" }, { name: "c", mountPath: "/c" }, { name: "i", mountPath: "/i" }];
+    const readOnly = "volume mount should be readOnly for this type of volume";
+    expect(mount(writable, {}, "1.17")).toBe(`${readOnly}: m[0].readOnly, m[1].readOnly, m[2].readOnly`);
+    expect(mount(writable, {}, "1.23")).toBe(`${readOnly}: m[1].readOnly, m[2].readOnly`);
+    expect(mount(writable, {}, "1.24")).toBe(`${readOnly}: m[1].readOnly, m[2].readOnly`);
+  });
+
+  it.each<[string, Flag, string, string]>([
+    ["Disabled, None", "Disabled", "None", "Volume Mount Propagation support is disabled, but found volume mount e with mount propagation: \nmust not set the field(s): m[0].mountPropagation"],
+    [
+      "Disabled, Bidirectional",
+      "Disabled",
+      "Bidirectional",
+      "Volume Mount Propagation support is disabled, but found volume mount e with mount propagation: \n" +
+        "mount propagation should be set to None or HostToContainer: m[0].mountPropagation\n" +
+        "must not set the field(s): m[0].mountPropagation",
+    ],
+    ["Allowed, HostToContainer", "Allowed", "HostToContainer", "Volume Mount Propagation support is disabled, but found volume mount e with mount propagation: "],
+    ["Enabled, None", "Enabled", "None", ""],
+    ["Enabled, Bidirectional", "Enabled", "Bidirectional", "mount propagation should be set to None or HostToContainer: m[0].mountPropagation"],
+    ["Enabled, empty", "Enabled", "", "mount propagation should be set to None or HostToContainer: m[0].mountPropagation"],
+  ])("mountPropagation from 1.23: flag %s", (_name, flag, value, want) => {
+    const m = [{ name: "e", mountPath: "/e", mountPropagation: value }];
+    expect(mount(m, { podSpecVolumesMountPropagation: flag }, "1.23")).toBe(want);
+    expect(mount(m, { podSpecVolumesMountPropagation: flag }, "1.24")).toBe(want);
+    // 1.17 has no flag: the mask always drops the field.
+    expect(mount(m, { podSpecVolumesMountPropagation: flag }, "1.17")).toBe("must not set the field(s): m[0].mountPropagation");
+  });
+
+  it("volumeMountRules: the mask keeps mountPropagation only where the flag exists and is not Disabled", () => {
+    expect(volumeMountRules(features({ podSpecVolumesMountPropagation: "Enabled" }), PROFILES["1.17"]).mountPropagation).toBeUndefined();
+    expect(volumeMountRules(features(), PROFILES["1.23"]).mountPropagation).toBe("Disabled");
+    expect(volumeMountRules(features(), PROFILES["1.24"]).writableSources).toEqual(["emptyDir", "persistentVolumeClaim", "ephemeral"]);
   });
 });

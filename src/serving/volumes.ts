@@ -8,7 +8,8 @@ import { also, errGeneric, errInvalidValue, errMissingField, errMissingOneOf, er
 import { goQuote } from "../go/strconv/quote.js";
 import { isDNS1123Label } from "../go/apimachinery/validation.js";
 import { parseQuantity, quantitySign } from "../go/apimachinery/quantity.js";
-import type { FeaturesConfig } from "../config/types.js";
+import type { FeaturesConfig, Flag } from "../config/types.js";
+import { DEFAULT_KNATIVE_VERSION, PROFILES, type KnativeProfile, type VolumeFlagKey } from "../config/profile.js";
 import {
   arrayField,
   asStruct,
@@ -21,23 +22,63 @@ import {
   type JsonObject,
 } from "./field-mask.js";
 
-/** Declared volumes by name (the last one wins, as Go's map assignment does). */
-export type VolumesByName = ReadonlyMap<string, JsonObject>;
+/**
+ * Declared volumes by name (the last one wins, as Go's map assignment does), with how validateVolumeMounts treats
+ * mounts of them under the request's flags and release (unset: Knative 1.17's rules).
+ */
+export interface VolumesByName extends ReadonlyMap<string, JsonObject> {
+  readonly mountRules?: VolumeMountRules;
+}
 
-// VolumeSourceMask: secret, configMap, projected always; emptyDir, persistentVolumeClaim, hostPath unless
-// their flag is Disabled. [v0.44.2] csi, ephemeral and image had no flag and are never copied.
+/** What validateVolumeMounts reads from config-features and the release. */
+export interface VolumeMountRules {
+  /** VolumeMountMask of the flags. */
+  readonly mask: FieldMask;
+  /** `kubernetes.podspec-volumes-mount-propagation`; undefined in a release without the flag (before v0.45.0). */
+  readonly mountPropagation: Flag | undefined;
+  /** Volume sources whose mounts may be writable (VolumeRules.writableSources). */
+  readonly writableSources: readonly string[];
+}
+
+/**
+ * The volume sources gated by a flag added after v0.44.2, in the order validateVolume (knative.dev/serving
+ * pkg/apis/serving/k8s_validation.go, v0.50.0) reports their "support is disabled" errors. A release without the
+ * flag (VolumeRules.flags) does not know the source: never copied by VolumeSourceMask, never one of the one-of.
+ */
+const GATED_SOURCES: ReadonlyArray<{ readonly source: string; readonly kind: string; readonly key: VolumeFlagKey; readonly flag: (f: FeaturesConfig) => Flag }> = [
+  { source: "image", kind: "Image", key: "kubernetes.podspec-volumes-image", flag: (f) => f.podSpecVolumesImage },
+  { source: "csi", kind: "CSI", key: "kubernetes.podspec-volumes-csi", flag: (f) => f.podSpecVolumesCSI },
+  { source: "ephemeral", kind: "Ephemeral", key: "kubernetes.podspec-volumes-ephemeral", flag: (f) => f.podSpecVolumesEphemeral },
+];
+/** The same sources in the order validateVolume lists them as specified (and as one-of candidates). */
+const GATED_SOURCE_ORDER = ["csi", "ephemeral", "image"] as const;
+
+function gatedSources(profile: KnativeProfile): typeof GATED_SOURCES {
+  return GATED_SOURCES.filter((g) => profile.volumes.flags.includes(g.key));
+}
+
+function gatedSource(profile: KnativeProfile, source: string): (typeof GATED_SOURCES)[number] | undefined {
+  return GATED_SOURCES.find((g) => g.source === source && profile.volumes.flags.includes(g.key));
+}
+
+// VolumeSourceMask (knative.dev/serving pkg/apis/serving/fieldmask.go): secret, configMap, projected always;
+// emptyDir, persistentVolumeClaim, hostPath, and from their flags' releases csi, ephemeral, image, unless their flag
+// is Disabled.
 const VOLUME_SOURCE_ALWAYS = ["secret", "configMap", "projected"] as const;
-const volumeSourceMasks = new WeakMap<FeaturesConfig, FieldMask>();
+const volumeSourceMasks = new WeakMap<FeaturesConfig, Map<KnativeProfile, FieldMask>>();
 
-function volumeSourceMask(features: FeaturesConfig): FieldMask {
-  let mask = volumeSourceMasks.get(features);
+function volumeSourceMask(features: FeaturesConfig, profile: KnativeProfile): FieldMask {
+  let byProfile = volumeSourceMasks.get(features);
+  if (byProfile === undefined) volumeSourceMasks.set(features, (byProfile = new Map()));
+  let mask = byProfile.get(profile);
   if (mask === undefined) {
     const allowed: string[] = [...VOLUME_SOURCE_ALWAYS];
     if (features.podSpecVolumesEmptyDir !== "Disabled") allowed.push("emptyDir");
     if (features.podSpecPersistentVolumeClaim !== "Disabled") allowed.push("persistentVolumeClaim");
     if (features.podSpecVolumesHostPath !== "Disabled") allowed.push("hostPath");
+    for (const g of gatedSources(profile)) if (g.flag(features) !== "Disabled") allowed.push(g.source);
     mask = defineMask("core.Volume", ["name", ...allowed]);
-    volumeSourceMasks.set(features, mask);
+    byProfile.set(profile, mask);
   }
   return mask;
 }
@@ -49,8 +90,25 @@ const SERVICE_ACCOUNT_TOKEN_PROJECTION_MASK = defineMask("core.ServiceAccountTok
 const DOWNWARD_API_PROJECTION_MASK = defineMask("core.DownwardAPIProjection", ["items"]);
 const DOWNWARD_API_VOLUME_FILE_MASK = defineMask("core.DownwardAPIVolumeFile", ["path", "fieldRef", "resourceFieldRef", "mode"]);
 const KEY_TO_PATH_MASK = defineMask("core.KeyToPath", ["key", "path", "mode"]);
-// VolumeMountMask. [v0.44.2] mountPropagation is not copied (no flag yet).
+// VolumeMountMask: mountPropagation is copied only in a release with its flag and the flag not Disabled (v0.45.0;
+// before, never); recursiveReadOnly and subPathExpr never.
 const VOLUME_MOUNT_MASK = defineMask("core.VolumeMount", ["name", "readOnly", "mountPath", "subPath"]);
+const VOLUME_MOUNT_WITH_PROPAGATION_MASK = defineMask("core.VolumeMount", ["name", "readOnly", "mountPath", "subPath", "mountPropagation"]);
+const MOUNT_PROPAGATION_KEY: VolumeFlagKey = "kubernetes.podspec-volumes-mount-propagation";
+
+/** The mount rules of a release under config-features. */
+export function volumeMountRules(features: FeaturesConfig, profile: KnativeProfile): VolumeMountRules {
+  const mountPropagation = profile.volumes.flags.includes(MOUNT_PROPAGATION_KEY) ? features.podSpecVolumesMountPropagation : undefined;
+  return {
+    mask: mountPropagation === undefined || mountPropagation === "Disabled" ? VOLUME_MOUNT_MASK : VOLUME_MOUNT_WITH_PROPAGATION_MASK,
+    mountPropagation,
+    writableSources: profile.volumes.writableSources,
+  };
+}
+
+const DEFAULT_PROFILE = PROFILES[DEFAULT_KNATIVE_VERSION];
+/** Mount rules of volumes without any (built outside validateVolumes, e.g. in tests): the default release's, flags off. */
+const DEFAULT_MOUNT_RULES: VolumeMountRules = { mask: VOLUME_MOUNT_MASK, mountPropagation: DEFAULT_PROFILE.volumes.flags.includes(MOUNT_PROPAGATION_KEY) ? "Disabled" : undefined, writableSources: DEFAULT_PROFILE.volumes.writableSources };
 
 const RESERVED_PATHS: ReadonlySet<string> = new Set(["/", "/dev", "/dev/log"]);
 
@@ -70,8 +128,11 @@ export function validateVolumes(
   vs: readonly unknown[],
   mountedVolumes: ReadonlySet<string>,
   features: FeaturesConfig,
+  profile: KnativeProfile = DEFAULT_PROFILE,
 ): { volumes: VolumesByName; errs: FieldError | undefined } {
-  const volumes = new Map<string, JsonObject>();
+  const volumes: Map<string, JsonObject> & { mountRules: VolumeMountRules } = Object.assign(new Map<string, JsonObject>(), {
+    mountRules: volumeMountRules(features, profile),
+  });
   let errs: FieldError | undefined;
   let unchecked = 0;
   for (let i = 0; i < vs.length; i++) {
@@ -86,7 +147,7 @@ export function validateVolumes(
       if (!mountedVolumes.has(name)) {
         errs = also(errs, errGeneric(`volume with name ${goQuote(name)} not mounted`, "name").viaIndex(i));
       }
-      errs = also(errs, viaIndex(validateVolume(volume, features), i));
+      errs = also(errs, viaIndex(validateVolume(volume, features, profile), i));
     }
     volumes.set(name, volume);
   }
@@ -111,23 +172,26 @@ function validatePersistentVolumeClaims(volume: JsonObject, features: FeaturesCo
 }
 
 /**
- * validateVolume. Quirk kept from Go: a missing or invalid name replaces every error found before it (the
- * feature-flag errors), it is not added to them.
+ * validateVolume (knative.dev/serving pkg/apis/serving/k8s_validation.go). Quirk kept from Go: a missing or invalid
+ * name replaces every error found before it (the feature-flag errors), it is not added to them.
  */
-function validateVolume(volume: JsonObject, features: FeaturesConfig): FieldError | undefined {
+function validateVolume(volume: JsonObject, features: FeaturesConfig, profile: KnativeProfile): FieldError | undefined {
   const name = stringField(volume, "name");
   let errs = validatePersistentVolumeClaims(volume, features);
+  const image = gatedSource(profile, "image");
+  if (image !== undefined) errs = also(errs, gatedSourceDisabled(volume, name, features, image));
   if (objectField(volume, "emptyDir") !== undefined && features.podSpecVolumesEmptyDir !== "Enabled") {
     errs = also(errs, errGeneric(`EmptyDir volume support is disabled, but found EmptyDir volume ${name}`));
   }
   if (objectField(volume, "hostPath") !== undefined && features.podSpecVolumesHostPath !== "Enabled") {
     errs = also(errs, errGeneric(`HostPath volume support is disabled, but found HostPath volume ${name}`));
   }
+  for (const g of gatedSources(profile)) if (g.source !== "image") errs = also(errs, gatedSourceDisabled(volume, name, features, g));
   // VolumeMask copies the name and the whole VolumeSource: it never reports anything.
   if (name === "") errs = errMissingField("name");
   else if (isDNS1123Label(name).length !== 0) errs = errInvalidValue(name, "name");
 
-  errs = also(errs, checkDisallowedFields(volume, volumeSourceMask(features)));
+  errs = also(errs, checkDisallowedFields(volume, volumeSourceMask(features, profile)));
   let specified: string[] | undefined;
   const secret = objectField(volume, "secret");
   if (secret !== undefined) {
@@ -154,15 +218,42 @@ function validateVolume(volume: JsonObject, features: FeaturesConfig): FieldErro
   }
   if (objectField(volume, "persistentVolumeClaim") !== undefined) (specified ??= []).push("persistentVolumeClaim");
   if (objectField(volume, "hostPath") !== undefined) (specified ??= []).push("hostPath");
+  for (const source of GATED_SOURCE_ORDER) {
+    const src = objectField(volume, source);
+    if (src === undefined || gatedSource(profile, source) === undefined) continue;
+    (specified ??= []).push(source);
+    if (source === "image") errs = also(errs, viaField(validateImageVolumeSource(src), "image"));
+  }
 
   if (specified === undefined) {
     const fieldPaths = ["secret", "configMap", "projected"];
     if (features.podSpecVolumesEmptyDir === "Enabled") fieldPaths.push("emptyDir");
     if (features.podSpecPersistentVolumeClaim === "Enabled") fieldPaths.push("persistentVolumeClaim");
     if (features.podSpecVolumesHostPath === "Enabled") fieldPaths.push("hostPath");
+    for (const source of GATED_SOURCE_ORDER) if (gatedSource(profile, source)?.flag(features) === "Enabled") fieldPaths.push(source);
     errs = also(errs, errMissingOneOf(...fieldPaths));
   } else if (specified.length > 1) {
     errs = also(errs, errMultipleOneOf(...specified));
+  }
+  return errs;
+}
+
+/** `<Kind> volume support is disabled, but found <Kind> volume <name>` unless the source's flag is Enabled. */
+function gatedSourceDisabled(volume: JsonObject, name: string, features: FeaturesConfig, g: (typeof GATED_SOURCES)[number]): FieldError | undefined {
+  if (objectField(volume, g.source) === undefined || g.flag(features) === "Enabled") return undefined;
+  return errGeneric(`${g.kind} volume support is disabled, but found ${g.kind} volume ${name}`);
+}
+
+/**
+ * validateImageVolumeSource (knative.dev/serving pkg/apis/serving/k8s_validation.go, v0.46.0+). ImageVolumeSourceMask
+ * copies `reference` and `pullPolicy`, all the fields ImageVolumeSource has: it never reports anything.
+ */
+function validateImageVolumeSource(iv: JsonObject): FieldError | undefined {
+  let errs: FieldError | undefined;
+  if (stringField(iv, "reference") === "") errs = errMissingField("reference");
+  const pullPolicy = stringField(iv, "pullPolicy");
+  if (pullPolicy !== "" && pullPolicy !== "IfNotPresent" && pullPolicy !== "Always" && pullPolicy !== "Never") {
+    errs = also(errs, errInvalidValue(pullPolicy, "pullPolicy"));
   }
   return errs;
 }
@@ -268,13 +359,14 @@ function validateEmptyDirFields(dir: JsonObject): FieldError | undefined {
  * `volumeMounts`.
  */
 export function validateVolumeMounts(mounts: readonly unknown[], volumes: VolumesByName): FieldError | undefined {
+  const rules = volumes.mountRules ?? DEFAULT_MOUNT_RULES;
   let errs: FieldError | undefined;
   const seenMountPath = new Set<string>();
   for (let i = 0; i < mounts.length; i++) {
     // Past the bound, what the rest would add is dropped anyway (seenMountPath only feeds errors).
     if (isFull(errs)) return withUncheckedEntries(errs, mounts.length - i);
     const vm = asStruct(mounts[i]);
-    errs = also(errs, viaIndex(checkDisallowedFields(vm, VOLUME_MOUNT_MASK), i));
+    errs = also(errs, viaIndex(checkDisallowedFields(vm, rules.mask), i));
     const name = stringField(vm, "name");
     const volume = volumes.get(name);
     // This also catches an empty name: a declared volume cannot have one.
@@ -293,15 +385,25 @@ export function validateVolumeMounts(mounts: readonly unknown[], volumes: Volume
     }
     seenMountPath.add(cleaned);
 
-    // [v0.44.2] Only emptyDir and PVC volumes may be mounted writable (a missing volume counts as neither).
+    // Only volumes of the writable sources may be mounted writable (a missing volume is of none).
     const readOnly = boolField(vm, "readOnly");
     const pvc = volume === undefined ? undefined : objectField(volume, "persistentVolumeClaim");
-    const shouldCheckReadOnlyVolume = (volume === undefined || objectField(volume, "emptyDir") === undefined) && pvc === undefined;
+    const shouldCheckReadOnlyVolume = volume === undefined || !rules.writableSources.some((s) => objectField(volume, s) !== undefined);
     if (shouldCheckReadOnlyVolume && !readOnly) {
       errs = also(errs, errGeneric("volume mount should be readOnly for this type of volume", "readOnly").viaIndex(i));
     }
     if (pvc !== undefined && boolField(pvc, "readOnly") && !readOnly) {
       errs = also(errs, errGeneric("volume is readOnly but volume mount is not", "readOnly").viaIndex(i));
+    }
+    // v0.45.0+: a *MountPropagationMode, so any string (even "") is set.
+    const propagation = vm["mountPropagation"];
+    if (rules.mountPropagation !== undefined && typeof propagation === "string") {
+      if (rules.mountPropagation !== "Enabled") {
+        errs = also(errs, errGeneric(`Volume Mount Propagation support is disabled, but found volume mount ${name} with mount propagation`).viaIndex(i));
+      }
+      if (propagation !== "None" && propagation !== "HostToContainer") {
+        errs = also(errs, errGeneric("mount propagation should be set to None or HostToContainer", "mountPropagation").viaIndex(i));
+      }
     }
   }
   return errs;
