@@ -25,6 +25,18 @@ export function goQuote(s: string): string {
   return out + '"';
 }
 
+/**
+ * Go's `strconv.QuoteRune` (fmt's `%q` of an integer): `'a'`, `'\''`, `'\x00'`; a value that is not a valid rune
+ * (negative, a surrogate, beyond U+10FFFF) quotes as U+FFFD.
+ */
+export function goQuoteRune(r: number): string {
+  const cp = r < 0 || r > 0x10ffff || (r >= 0xd800 && r <= 0xdfff) ? 0xfffd : r;
+  if (cp === 0x27 || cp === 0x5c) return `'\\${String.fromCharCode(cp)}'`;
+  if (goIsPrint(cp)) return `'${String.fromCodePoint(cp)}'`;
+  if (cp < 0x80) return `'${escapeAsciiControl(cp)}'`;
+  return `'${cp < 0x10000 ? "\\u" + hex(cp, 4) : "\\U" + hex(cp, 8)}'`;
+}
+
 function escapeAsciiControl(c: number): string {
   switch (c) {
     case 0x07:

@@ -3,6 +3,7 @@
  * inside actions, break/continue keywords. Items are pulled one at a time by the parser, as in Go, so a lexical
  * error is only reported if the parser gets that far. Positions are UTF-16 indexes into the input.
  */
+import { goIsPrint } from "../../strconv/isprint.js";
 import { goQuote } from "../../strconv/quote.js";
 
 export type ItemType =
@@ -82,9 +83,11 @@ const LEFT_COMMENT = "/*";
 const RIGHT_COMMENT = "*/";
 const TRIM_MARKER_LEN = 2;
 
+// Go 1.23's unicode tables are Unicode 15.0; a \p{…} regex follows the running Node's ICU, which may know later
+// characters. Every letter or digit assigned by 15.0 is printable under strconv.IsPrint's 15.0 tables, so a
+// character that is not is unknown to Go's unicode.IsLetter and unicode.IsDigit as well.
 const LETTER = /^\p{L}$/u;
 const DIGIT = /^\p{Nd}$/u;
-const PRINTABLE = /^[\p{L}\p{M}\p{N}\p{P}\p{S}]$/u;
 
 function isSpace(r: number): boolean {
   return r === 0x20 || r === 0x09 || r === 0x0d || r === 0x0a;
@@ -94,6 +97,7 @@ export function isAlphaNumeric(r: number): boolean {
   if (r === 0x5f) return true;
   if (r < 0) return false;
   if (r < 0x80) return (r >= 0x30 && r <= 0x39) || ((r | 0x20) >= 0x61 && (r | 0x20) <= 0x7a);
+  if (!goIsPrint(r)) return false;
   const ch = String.fromCodePoint(r);
   return LETTER.test(ch) || DIGIT.test(ch);
 }
@@ -101,8 +105,7 @@ export function isAlphaNumeric(r: number): boolean {
 /** Go's `%#U`: `U+007D '}'` (the character only when printable). */
 export function formatRune(r: number): string {
   const hex = r.toString(16).toUpperCase().padStart(4, "0");
-  const ch = String.fromCodePoint(r);
-  return r === 0x20 || PRINTABLE.test(ch) ? `U+${hex} '${ch}'` : `U+${hex}`;
+  return goIsPrint(r) ? `U+${hex} '${String.fromCodePoint(r)}'` : `U+${hex}`;
 }
 
 function hasLeftTrimMarker(s: string, at: number): boolean {

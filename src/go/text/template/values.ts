@@ -4,6 +4,8 @@
  * fmt's `%v` printing of them.
  */
 import { goFormatFloat } from "../../strconv/ftoa.js";
+import { goQuoteRune } from "../../strconv/quote.js";
+import { compareByteOrder } from "../../strings/compare.js";
 
 export type GoType =
   | { readonly kind: "string" | "bool" | "int" | "uint" | "float" | "complex"; readonly name: string }
@@ -107,10 +109,6 @@ function formatComplex([re, im]: readonly [number, number]): string {
   return `(${goFormatFloat(re)}${imText.startsWith("-") || imText.startsWith("+") ? "" : "+"}${imText}i)`;
 }
 
-function compareKeys(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-
 /** fmt's `%v` of a value (`<nil>` for an untyped nil). */
 export function formatValue(v: GoValue | undefined, depth = 0): string {
   if (v === undefined) return "<nil>";
@@ -128,7 +126,7 @@ export function formatValue(v: GoValue | undefined, depth = 0): string {
       return formatComplex(v.v as readonly [number, number]);
     case "map": {
       if (v.v === null) return "map[]";
-      const entries = [...(v.v as ReadonlyMap<string, GoValue>).entries()].sort((a, b) => compareKeys(a[0], b[0]));
+      const entries = [...(v.v as ReadonlyMap<string, GoValue>).entries()].sort((a, b) => compareByteOrder(a[0], b[0]));
       return "map[" + entries.map(([k, e]) => k + ":" + formatValue(e, depth + 1)).join(" ") + "]";
     }
     case "slice":
@@ -175,6 +173,21 @@ function typeName(a: GoValue | undefined): string {
   return a === undefined ? "<nil>" : a.type.name;
 }
 
+/** How fmt names an operand in its complaints (badVerb, %!(EXTRA …)): `type=value`, or `<nil>` for nil. */
+function typedValue(a: GoValue | undefined): string {
+  return a === undefined ? "<nil>" : `${a.type.name}=${formatValue(a)}`;
+}
+
+/** fmt's rune of an integer operand (fmtC, fmtQc): past U+10FFFF, negative or a surrogate, it is U+FFFD. */
+function runeOf(v: bigint): number {
+  return v < 0n || v > 0x10ffffn || (v >= 0xd800n && v <= 0xdfffn) ? 0xfffd : Number(v);
+}
+
+/** A signed integer in base 8 or 16 as fmtInteger writes it (the sign before the digits). */
+function formatBase(v: bigint, base: number): string {
+  return v < 0n ? "-" + (-v).toString(base) : v.toString(base);
+}
+
 function pad(s: string, width: number | undefined, left: boolean, zero: boolean): string {
   if (width === undefined) return s;
   const n = [...s].length;
@@ -185,7 +198,7 @@ function pad(s: string, width: number | undefined, left: boolean, zero: boolean)
   return fill + s;
 }
 
-/** fmt.Sprintf for the common verbs (%v %s %d %q %t %x %X %f %g %e %c %%), with Go's `%!verb(type=value)` complaints. */
+/** fmt.Sprintf for the common verbs (%v %T %s %d %q %t %x %X %o %f %g %e %c %%), with Go's `%!verb(type=value)` complaints. */
 export function sprintf(format: string, args: ReadonlyArray<GoValue | undefined>, quote: (s: string) => string): string {
   let out = "";
   let argNum = 0;
@@ -230,18 +243,23 @@ export function sprintf(format: string, args: ReadonlyArray<GoValue | undefined>
     }
     const a = args[argNum++];
     const kind = a?.type.kind;
-    const bad = (): string => `%!${verb}(${typeName(a)}=${formatValue(a)})`;
+    const bad = (): string => `%!${verb}(${typedValue(a)})`;
     let s: string;
     switch (verb) {
       case "v":
         s = formatValue(a);
+        break;
+      case "T":
+        s = typeName(a);
         break;
       case "s":
         s = kind === "string" || kind === "map" || kind === "slice" || kind === "struct" || kind === "ptr" ? formatValue(a) : bad();
         if (prec !== undefined && kind === "string") s = [...s].slice(0, prec).join("");
         break;
       case "q":
-        s = kind === "string" ? quote(a?.v as string) : bad();
+        if (kind === "string") s = quote(a?.v as string);
+        else if (kind === "int" || kind === "uint") s = goQuoteRune(runeOf(a?.v as bigint));
+        else s = bad();
         break;
       case "d":
         s = kind === "int" || kind === "uint" ? formatValue(a) : bad();
@@ -253,12 +271,15 @@ export function sprintf(format: string, args: ReadonlyArray<GoValue | undefined>
       case "x":
       case "X": {
         let h: string;
-        if (kind === "int" || kind === "uint") h = (a?.v as bigint) < 0n ? "-" + (-(a?.v as bigint)).toString(16) : (a?.v as bigint).toString(16);
+        if (kind === "int" || kind === "uint") h = formatBase(a?.v as bigint, 16);
         else if (kind === "string") h = Buffer.from(a?.v as string, "utf8").toString("hex");
         else h = bad();
         s = verb === "X" && !h.startsWith("%") ? h.toUpperCase() : h;
         break;
       }
+      case "o":
+        s = kind === "int" || kind === "uint" ? formatBase(a?.v as bigint, 8) : bad();
+        break;
       case "f":
       case "g":
       case "e": {
@@ -271,7 +292,7 @@ export function sprintf(format: string, args: ReadonlyArray<GoValue | undefined>
         break;
       }
       case "c":
-        s = kind === "int" || kind === "uint" ? String.fromCodePoint(Number(a?.v)) : bad();
+        s = kind === "int" || kind === "uint" ? String.fromCodePoint(runeOf(a?.v as bigint)) : bad();
         break;
       default:
         s = bad();
@@ -279,7 +300,7 @@ export function sprintf(format: string, args: ReadonlyArray<GoValue | undefined>
     out += pad(s, width, left, zero);
   }
   if (argNum < args.length) {
-    out += "%!(EXTRA " + args.slice(argNum).map((a) => `${typeName(a)}=${formatValue(a)}`).join(", ") + ")";
+    out += "%!(EXTRA " + args.slice(argNum).map(typedValue).join(", ") + ")";
   }
   return out;
 }
