@@ -18,14 +18,14 @@ function stringMap(v: unknown): Readonly<Record<string, string>> {
 function previousFeatures(req: AdmissionRequest, env: RequestEnv): FeaturesConfig {
   if (req.operation === "UPDATE" && req.oldObject !== undefined && req.oldObject !== null) {
     const r = decodeGo(configMapType, req.oldObject);
-    if (r.ok) return parseFeaturesConfig(stringMap((r.value as { data?: unknown }).data));
+    if (r.ok) return parseFeaturesConfig(stringMap((r.value as { data?: unknown }).data), env.config.profile);
   }
   return env.config.admission.features;
 }
 
 /** Impact warnings (issue [7]) for an admitted change of config-features; undefined when there are none. */
 function featuresImpact(req: AdmissionRequest, env: RequestEnv, usage: GatedUsageView, data: Readonly<Record<string, string>>): string[] | undefined {
-  const warnings = impactWarnings(previousFeatures(req, env), parseFeaturesConfig(data), usage);
+  const warnings = impactWarnings(previousFeatures(req, env), parseFeaturesConfig(data, env.config.profile), usage);
   return warnings.length === 0 ? undefined : warnings;
 }
 

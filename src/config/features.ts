@@ -7,6 +7,7 @@
  */
 import { equalFoldAscii } from "../go/strings/fold.js";
 import { lookup } from "./configmap-parse.js";
+import { DEFAULT_KNATIVE_VERSION, PROFILES, type KnativeProfile } from "./profile.js";
 import type { ConfigData } from "./types.js";
 import type { FeaturesConfig, Flag } from "./types.js";
 
@@ -96,13 +97,25 @@ export function parseFlag(raw: string): Flag | undefined {
   return undefined;
 }
 
-/** NewFeaturesConfigFromMap. Never fails; returns the shared defaults when nothing changes them. */
-export function parseFeaturesConfig(data: ConfigData): FeaturesConfig {
+/**
+ * asSecurePodDefaultsFlag (knative.dev/serving pkg/apis/config/features.go; v0.44.2 used asFlag): the value of
+ * `secure-pod-defaults` among the release's (`profile.securePodDefaults.values`), or undefined for anything else.
+ */
+export function parseSecurePodDefaults(raw: string, profile: KnativeProfile): Flag | undefined {
+  for (const flag of profile.securePodDefaults.values) if (equalFoldAscii(raw, flag)) return flag;
+  return undefined;
+}
+
+/**
+ * NewFeaturesConfigFromMap, as the release `profile` parses it. Never fails; returns the shared defaults when nothing
+ * changes them.
+ */
+export function parseFeaturesConfig(data: ConfigData, profile: KnativeProfile = PROFILES[DEFAULT_KNATIVE_VERSION]): FeaturesConfig {
   let out: Record<string, Flag> | undefined;
   for (const [key, field] of KEYS) {
     const raw = lookup(data, key);
     if (raw === undefined) continue;
-    const flag = parseFlag(raw);
+    const flag = field === "secureDefaults" ? parseSecurePodDefaults(raw, profile) : parseFlag(raw);
     if (flag === undefined || flag === DEFAULT_FEATURES[field]) continue;
     out ??= { ...DEFAULT_FEATURES };
     out[field] = flag;

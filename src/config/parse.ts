@@ -34,7 +34,7 @@ export function parseAdmissionConfig(data: ReadonlyMap<string, ConfigData>, prof
     return { config: DEFAULT_ADMISSION_CONFIG, errors: NO_ERRORS };
   }
   const errors = new Map<string, string>();
-  const features = featuresData === undefined ? DEFAULT_FEATURES : parseFeaturesConfig(featuresData);
+  const features = featuresData === undefined ? DEFAULT_FEATURES : parseFeaturesConfig(featuresData, profile);
   let defaults = DEFAULT_DEFAULTS;
   if (defaultsData !== undefined) {
     const r = parseDefaultsConfig(defaultsData, profile);

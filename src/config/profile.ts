@@ -3,6 +3,8 @@
  * difference a field here that the rules read from the request's snapshot (`snapshot.profile`). Adding a release
  * is adding its vectors and a profile with its deltas (docs/adr/0011-knative-profiles.md).
  */
+import type { Flag } from "./types.js";
+
 export const KNATIVE_VERSIONS = ["1.24", "1.23", "1.17"] as const;
 export type KnativeVersion = (typeof KNATIVE_VERSIONS)[number];
 
@@ -20,6 +22,8 @@ export interface KnativeProfile {
    * `config-tracing` left the webhook's constructors in v0.47.0 (knative.dev/serving cmd/webhook/main.go).
    */
   readonly unvalidatedConfigMaps: readonly string[];
+  /** `config-features` `secure-pod-defaults`: the values it takes and what they change. */
+  readonly securePodDefaults: SecurePodDefaultsRules;
   /** Where the volume rules of the release differ (VolumeRules). */
   readonly volumes: VolumeRules;
   /** How knative.dev/pkg's ConfigMap helpers (`configmap.AsString`, `AsBool`, `AsInt`, …) read a value. */
@@ -94,10 +98,48 @@ const VOLUMES_1_23: VolumeRules = Object.freeze({
   writableSources: Object.freeze(["emptyDir", "persistentVolumeClaim", "ephemeral"]),
 });
 
+/**
+ * secure-pod-defaults across releases (knative.dev/serving pkg/apis/config/features.go, pkg/apis/serving/v1/
+ * revision_defaults.go, pkg/apis/serving/k8s_validation.go). What `AllowRootBounded` does (the defaults of Enabled
+ * without runAsNonRoot; the pod securityContext and capabilities.add [NET_BIND_SERVICE] let through like Enabled) is
+ * one rule for every release: a release that does not parse the value never sees it.
+ */
+export interface SecurePodDefaultsRules {
+  /**
+   * The values the key takes, compared case-insensitively; anything else keeps Disabled. v0.44.2 read it with
+   * asFlag (Enabled, Allowed, Disabled); from v0.47.0 asSecurePodDefaultsFlag accepts Disabled, AllowRootBounded,
+   * Enabled, so `Allowed` is Disabled (and no longer lets the pod securityContext through PodSpecMask).
+   */
+  readonly values: readonly Flag[];
+  /**
+   * Whether Enabled leaves a container's own `runAsNonRoot` alone ((*RevisionSpec).defaultSecurityContext): v0.44.2
+   * set `runAsNonRoot: true` whenever the pod did not set it, overwriting a container's `false`; from v0.47.0 only
+   * when neither the pod nor the container sets it.
+   */
+  readonly keepContainerRunAsNonRoot: boolean;
+  /**
+   * The values under which ValidatePodSpec skips warnDefaultContainerSecurityContext (the insecure-default
+   * warnings). v0.44.2 warned whatever the flag; v0.47.1 and later skip them under Enabled and AllowRootBounded
+   * (v0.47.0 tested kubernetes.podspec-securitycontext instead, by mistake).
+   */
+  readonly silenceInsecureDefaultWarnings: readonly Flag[];
+}
+
+const SECURE_POD_DEFAULTS_1_17: SecurePodDefaultsRules = Object.freeze({
+  values: Object.freeze<Flag[]>(["Enabled", "Allowed", "Disabled"]),
+  keepContainerRunAsNonRoot: false,
+  silenceInsecureDefaultWarnings: Object.freeze<Flag[]>([]),
+});
+const SECURE_POD_DEFAULTS_1_20: SecurePodDefaultsRules = Object.freeze({
+  values: Object.freeze<Flag[]>(["Disabled", "AllowRootBounded", "Enabled"]),
+  keepContainerRunAsNonRoot: true,
+  silenceInsecureDefaultWarnings: Object.freeze<Flag[]>(["Enabled", "AllowRootBounded"]),
+});
+
 export const PROFILES: Readonly<Record<KnativeVersion, KnativeProfile>> = Object.freeze({
-  "1.17": Object.freeze({ version: "1.17", servingModule: "knative.dev/serving v0.44.2", bodyTooLargeStatus: 413, unvalidatedConfigMaps: [], volumes: VOLUMES_1_17, configMapParse: CONFIGMAP_PARSE_1_17, observabilitySchema: "opencensus", deploymentBoolKeys: [] }),
-  "1.23": Object.freeze({ version: "1.23", servingModule: "knative.dev/serving v0.50.0", bodyTooLargeStatus: 400, unvalidatedConfigMaps: ["config-tracing"], volumes: VOLUMES_1_23, configMapParse: CONFIGMAP_PARSE_1_19, observabilitySchema: "opentelemetry", deploymentBoolKeys: ["pod-is-always-schedulable"] }),
-  "1.24": Object.freeze({ version: "1.24", servingModule: "knative.dev/serving v0.51.0", bodyTooLargeStatus: 400, unvalidatedConfigMaps: ["config-tracing"], volumes: VOLUMES_1_23, configMapParse: CONFIGMAP_PARSE_1_19, observabilitySchema: "opentelemetry", deploymentBoolKeys: ["pod-is-always-schedulable"] }),
+  "1.17": Object.freeze({ version: "1.17", servingModule: "knative.dev/serving v0.44.2", bodyTooLargeStatus: 413, unvalidatedConfigMaps: [], securePodDefaults: SECURE_POD_DEFAULTS_1_17, volumes: VOLUMES_1_17, configMapParse: CONFIGMAP_PARSE_1_17, observabilitySchema: "opencensus", deploymentBoolKeys: [] }),
+  "1.23": Object.freeze({ version: "1.23", servingModule: "knative.dev/serving v0.50.0", bodyTooLargeStatus: 400, unvalidatedConfigMaps: ["config-tracing"], securePodDefaults: SECURE_POD_DEFAULTS_1_20, volumes: VOLUMES_1_23, configMapParse: CONFIGMAP_PARSE_1_19, observabilitySchema: "opentelemetry", deploymentBoolKeys: ["pod-is-always-schedulable"] }),
+  "1.24": Object.freeze({ version: "1.24", servingModule: "knative.dev/serving v0.51.0", bodyTooLargeStatus: 400, unvalidatedConfigMaps: ["config-tracing"], securePodDefaults: SECURE_POD_DEFAULTS_1_20, volumes: VOLUMES_1_23, configMapParse: CONFIGMAP_PARSE_1_19, observabilitySchema: "opentelemetry", deploymentBoolKeys: ["pod-is-always-schedulable"] }),
 });
 
 /**

@@ -8,7 +8,7 @@
  * A `config-features` value (knative.dev/serving pkg/apis/config/features.go: Flag). `AllowRootBounded` exists only for
  * `secure-pod-defaults`, and only from Knative 1.20.
  */
-export type Flag = "Enabled" | "Allowed" | "Disabled";
+export type Flag = "Enabled" | "Allowed" | "Disabled" | "AllowRootBounded";
 
 /**
  * `config-features` (Knative 1.17 / serving v0.44.2 key set). Field masks test `!== "Disabled"`; explicit
@@ -45,7 +45,7 @@ export interface FeaturesConfig {
   readonly podSpecInitContainers: Flag;
   readonly podSpecDNSPolicy: Flag;
   readonly podSpecDNSConfig: Flag;
-  readonly secureDefaults: Flag; // secure-pod-defaults (v0.44.2: plain Enabled/Allowed/Disabled parser)
+  readonly secureDefaults: Flag; // secure-pod-defaults (values: the profile's securePodDefaults.values)
   readonly tagHeaderBasedRouting: Flag;
   readonly autoDetectHTTP2: Flag;
   readonly queueProxyMountPodInfo: Flag;

@@ -142,13 +142,16 @@ export function validatePodSpec(ps: JsonObject, features: FeaturesConfig, profil
   const psc = objectField(ps, "securityContext");
   errs = also(errs, viaField(validatePodSecurityContext(psc, features), "securityContext"));
 
-  for (let i = 0; i < containers.length; i++) {
-    const sc = objectField(asStruct(containers[i]), "securityContext");
-    errs = also(errs, viaFieldIndex(viaField(warnDefaultContainerSecurityContext(psc, sc), "securityContext"), "containers", i));
-  }
-  for (let i = 0; i < initContainers.length; i++) {
-    const sc = objectField(asStruct(initContainers[i]), "securityContext");
-    errs = also(errs, viaFieldIndex(viaField(warnDefaultContainerSecurityContext(psc, sc), "securityContext"), "initContainers", i));
+  // No insecure-default warnings under the secure-pod-defaults values that default those fields (v0.47.1+).
+  if (!profile.securePodDefaults.silenceInsecureDefaultWarnings.includes(features.secureDefaults)) {
+    for (let i = 0; i < containers.length; i++) {
+      const sc = objectField(asStruct(containers[i]), "securityContext");
+      errs = also(errs, viaFieldIndex(viaField(warnDefaultContainerSecurityContext(psc, sc), "securityContext"), "containers", i));
+    }
+    for (let i = 0; i < initContainers.length; i++) {
+      const sc = objectField(asStruct(initContainers[i]), "securityContext");
+      errs = also(errs, viaFieldIndex(viaField(warnDefaultContainerSecurityContext(psc, sc), "securityContext"), "initContainers", i));
+    }
   }
 
   const mounted = allMountedVolumes([initContainers, containers]);

@@ -4,7 +4,7 @@
  * in place; what is written is what `json.Marshal` of the defaulted Go struct would hold.
  */
 import { canonicalQuantityString } from "../go/apimachinery/quantity.js";
-import type { DefaultsConfig, Int64 } from "../config/types.js";
+import type { DefaultsConfig, Flag, Int64 } from "../config/types.js";
 import type { RequestContext } from "./context.js";
 import { isInt64 } from "./field-mask.js";
 import { applyDefaultContainerNames, collectContainerNames, hasUnnamedContainer } from "./container-names.js";
@@ -49,15 +49,17 @@ export function defaultRevisionSpec(spec: JsonObject, ctx: RequestContext, paren
   }
 
   const podSecurityContext = objectOf(spec["securityContext"]);
-  const secure = features.secureDefaults === "Enabled";
+  const flag = features.secureDefaults;
+  const secure = flag === "Enabled" || flag === "AllowRootBounded";
+  const keepRunAsNonRoot = ctx.config.profile.securePodDefaults.keepContainerRunAsNonRoot;
   const writable = writableVolumeNames(spec["volumes"], ctx.config.profile.volumes.writableSources);
   for (const c of containers) {
     if (!isObject(c)) continue;
     defaultUserContainer(spec, c, containers.length, writable, ctx, defaults);
-    if (secure) defaultSecurityContext(podSecurityContext, c);
+    if (secure) defaultSecurityContext(podSecurityContext, c, flag, keepRunAsNonRoot);
   }
   if (secure) {
-    for (const c of initContainers) if (isObject(c)) defaultSecurityContext(podSecurityContext, c);
+    for (const c of initContainers) if (isObject(c)) defaultSecurityContext(podSecurityContext, c, flag, keepRunAsNonRoot);
   }
 }
 
@@ -193,11 +195,12 @@ function defaultGrpcService(probe: JsonObject | undefined): void {
 }
 
 /**
- * secure-pod-defaults (revision_defaults.go: (*RevisionSpec).defaultSecurityContext; v0.44.2: only `Enabled`, and
- * `runAsNonRoot: true` whenever the pod does not set it, overwriting a container's explicit `false`). The pod
- * securityContext is read, never written.
+ * secure-pod-defaults Enabled or AllowRootBounded (knative.dev/serving pkg/apis/serving/v1/revision_defaults.go:
+ * (*RevisionSpec).defaultSecurityContext at v0.50.0; v0.44.2 knew only Enabled, and set `runAsNonRoot: true` whenever
+ * the pod did not set it, overwriting a container's explicit `false`): allowPrivilegeEscalation, seccompProfile and
+ * capabilities for both, runAsNonRoot for Enabled only. The pod securityContext is read, never written.
  */
-function defaultSecurityContext(pod: JsonObject | undefined, container: JsonObject): void {
+function defaultSecurityContext(pod: JsonObject | undefined, container: JsonObject, flag: Flag, keepContainerRunAsNonRoot: boolean): void {
   const sc = ensureObject(container, "securityContext");
   if (isNil(sc["allowPrivilegeEscalation"])) sc["allowPrivilegeEscalation"] = false;
 
@@ -214,7 +217,8 @@ function defaultSecurityContext(pod: JsonObject | undefined, container: JsonObje
     sc["capabilities"] = capabilities;
   }
 
-  if (isNil(pod?.["runAsNonRoot"])) sc["runAsNonRoot"] = true;
+  // Enabled only; whether a container's own value stays is the release's (profile.securePodDefaults).
+  if (flag === "Enabled" && isNil(pod?.["runAsNonRoot"]) && (!keepContainerRunAsNonRoot || isNil(sc["runAsNonRoot"]))) sc["runAsNonRoot"] = true;
 }
 
 function isLowPort(port: unknown): boolean {

@@ -34,7 +34,7 @@ const POD_SECURITY_CONTEXT_MASK = defineMask("core.PodSecurityContext", [
   "supplementalGroups",
   "seccompProfile",
 ]);
-// Flag Disabled, secure-pod-defaults Enabled: only the seccomp profiles the secure defaults may set.
+// Flag Disabled, secure-pod-defaults Enabled or AllowRootBounded: only the seccomp profiles the secure defaults may set.
 const POD_SECURITY_CONTEXT_SECURE_DEFAULTS_MASK = defineMask("core.PodSecurityContext", [], {
   copiedIf: (field, value) => field === "seccompProfile" && isSecureDefaultsSeccompProfile(value),
 });
@@ -48,7 +48,7 @@ const SECURITY_CONTEXT_MASK = defineMask(
 );
 
 // CapabilitiesMask: `add` only with kubernetes.containerspec-addcapabilities Enabled, or exactly
-// ["NET_BIND_SERVICE"] under secure-pod-defaults Enabled.
+// ["NET_BIND_SERVICE"] under secure-pod-defaults Enabled or AllowRootBounded.
 const CAPABILITIES_MASK = defineMask("core.Capabilities", ["drop"]);
 const CAPABILITIES_WITH_ADD_MASK = defineMask("core.Capabilities", ["drop", "add"]);
 
@@ -63,7 +63,16 @@ function isSecureDefaultsSeccompProfile(value: unknown): boolean {
 
 function podSecurityContextMask(features: FeaturesConfig): FieldMask {
   if (features.podSpecSecurityContext !== "Disabled") return POD_SECURITY_CONTEXT_MASK;
-  return features.secureDefaults === "Enabled" ? POD_SECURITY_CONTEXT_SECURE_DEFAULTS_MASK : POD_SECURITY_CONTEXT_NOTHING_MASK;
+  return securePodDefaultsOn(features) ? POD_SECURITY_CONTEXT_SECURE_DEFAULTS_MASK : POD_SECURITY_CONTEXT_NOTHING_MASK;
+}
+
+/**
+ * secure-pod-defaults Enabled or AllowRootBounded, the values that default the container securityContext and so
+ * let through what the defaults may set (knative.dev/serving pkg/apis/serving/fieldmask.go: PodSecurityContextMask,
+ * CapabilitiesMask at v0.50.0; v0.44.2 tested Enabled, the only such value it parsed).
+ */
+function securePodDefaultsOn(features: FeaturesConfig): boolean {
+  return features.secureDefaults === "Enabled" || features.secureDefaults === "AllowRootBounded";
 }
 
 /**
@@ -103,7 +112,7 @@ function validateCapabilities(cap: JsonObject | undefined, features: FeaturesCon
 
 function addCapabilitiesAllowed(cap: JsonObject, features: FeaturesConfig): boolean {
   if (features.containerSpecAddCapabilities === "Enabled") return true;
-  if (features.secureDefaults !== "Enabled") return false;
+  if (!securePodDefaultsOn(features)) return false;
   const add = arrayField(cap, "add");
   return add.length === 1 && add[0] === "NET_BIND_SERVICE";
 }
@@ -116,8 +125,9 @@ function checkIdBounds(sc: JsonObject, field: string, min: number, max: number):
 
 /**
  * warnDefaultContainerSecurityContext (knative.dev/serving pkg/apis/serving/k8s_validation.go): warnings for insecure
- * Kubernetes defaults left in place, the container's settings considered alongside the pod's. [v0.44.2] Emitted
- * whatever secure-pod-defaults is.
+ * Kubernetes defaults left in place, the container's settings considered alongside the pod's. Whether they are given
+ * at all is ValidatePodSpec's (src/serving/podspec.ts): v0.44.2 whatever secure-pod-defaults is, v0.47.1 and later
+ * not under Enabled or AllowRootBounded (the profile's securePodDefaults.silenceInsecureDefaultWarnings).
  */
 export function warnDefaultContainerSecurityContext(
   psc: JsonObject | undefined,
