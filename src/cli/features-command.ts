@@ -12,7 +12,7 @@ import type { AdmissionDeps } from "../admission/deps.js";
 import { DEFAULT_FEATURES, FEATURES_CONFIG_NAME, parseFlag } from "../config/features.js";
 import { snapshotFrom, type ConfigSnapshot } from "../config/snapshot.js";
 import type { Flag } from "../config/types.js";
-import { FEATURE_GATES, featureGate, gatedFieldsUsed, gatesForFieldPath, neverAllowedField, normalizeFieldPath, podSpecOf, type FeatureGate } from "../serving/feature-gates.js";
+import { featureGate, featureGatesOf, gatedFieldsUsed, gatesForFieldPath, neverAllowedField, normalizeFieldPath, podSpecOf, type FeatureGate } from "../serving/feature-gates.js";
 import { checkDocuments, DEFAULT_USER, readOldObjects, type CheckResult } from "./check.js";
 import { defaultDeps } from "./deps.js";
 import { loadConfig, PROCESS_IO, UsageError, type CliIO } from "./io.js";
@@ -61,7 +61,7 @@ function ignoredSettings(config: ConfigSnapshot): string[] {
   for (const key of Object.keys(data).sort()) {
     if (key === "_example") continue;
     const value = data[key] ?? "";
-    if (featureGate(key) === undefined) notes.push(`note: config-features key "${key}" is not a Knative 1.17 flag; it is ignored`);
+    if (featureGate(key, config.profile) === undefined) notes.push(`note: config-features key "${key}" is not a Knative ${config.profile.version} flag; it is ignored`);
     else if (parseFlag(value) === undefined) notes.push(`note: config-features "${key}": "${value}" is not Enabled, Allowed or Disabled; Knative ignores it and keeps the default`);
   }
   return notes;
@@ -72,7 +72,7 @@ function pad(s: string, n: number): string {
 }
 
 function formatList(config: ConfigSnapshot): string {
-  const rows = FEATURE_GATES.map((g) => [g.key, stateOf(config, g), DEFAULT_FEATURES[g.field], g.type, g.gates]);
+  const rows = featureGatesOf(config.profile).map((g) => [g.key, stateOf(config, g), DEFAULT_FEATURES[g.field], g.type, g.gates]);
   const header = ["FLAG", "STATE", "DEFAULT", "TYPE", "GATES"];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
   const line = (cells: readonly string[]): string =>
@@ -83,7 +83,7 @@ function formatList(config: ConfigSnapshot): string {
 }
 
 function listJson(config: ConfigSnapshot): string {
-  const flags = FEATURE_GATES.map((g) => ({
+  const flags = featureGatesOf(config.profile).map((g) => ({
     flag: g.key,
     state: stateOf(config, g),
     default: DEFAULT_FEATURES[g.field],
@@ -406,7 +406,7 @@ export async function runFeatures(argv: string[], io: CliIO = PROCESS_IO, deps?:
     if (isExplain) {
       const subject = positionals.join(" ").trim();
       if (subject === "") throw new UsageError("explain needs a flag (e.g. kubernetes.podspec-affinity) or a field path (e.g. spec.template.spec.affinity)");
-      const gate = featureGate(subject.toLowerCase());
+      const gate = featureGate(subject.toLowerCase(), config.profile);
       const text = gate !== undefined ? explainFlag(gate, config) : explainField(subject, config);
       if (output === "json") {
         const gates = gate !== undefined ? [gate] : gatesForFieldPath(subject);

@@ -1,7 +1,7 @@
 /**
  * Which `config-features` flag gates which part of a pod spec (knative.dev/serving pkg/apis/config/features.go,
- * pkg/apis/serving/fieldmask.go and k8s_validation.go; docs/knative-behavior.md#config-features; Knative 1.17 key
- * set), and which gated fields a given pod spec uses. Pure data and pure functions: `duckbill features` explains
+ * pkg/apis/serving/fieldmask.go and k8s_validation.go; docs/knative-behavior.md#config-features; Knative 1.17's
+ * keys and the later volume flags, per release through featureGatesOf), and which gated fields a given pod spec uses. Pure data and pure functions: `duckbill features` explains
  * flags with it, `duckbill features impact` and the server's impact warnings (issue [7]) find the objects a flag
  * change would affect with `gatedFieldsUsed`.
  */
@@ -47,7 +47,7 @@ const MASK_DENIAL = "must not set the field(s): <path>";
 
 /**
  * Every flag of Knative 1.17's `config-features` (the keys of config/features.ts), in the order Knative's
- * documentation lists them. Types follow knative.dev "Feature and extension flags"; flags the page does not
+ * documentation lists them, and the volume flags later releases added (`since`). Types follow knative.dev "Feature and extension flags"; flags the page does not
  * list are typed by the same rule it applies (a `kubernetes.*` pass-through is an extension).
  */
 export const FEATURE_GATES: readonly FeatureGate[] = [
@@ -181,9 +181,13 @@ export function featureGatesOf(profile: KnativeProfile): readonly FeatureGate[] 
   return FEATURE_GATES.filter((g) => g.since === undefined || (profile.volumes.flags as readonly string[]).includes(g.key));
 }
 
-/** The gate for a `config-features` key (exact, lower-case as Knative spells it). */
-export function featureGate(key: string): FeatureGate | undefined {
-  return BY_KEY.get(key);
+/**
+ * The gate for a `config-features` key (exact, lower-case as Knative spells it); with a profile, only a flag of that
+ * release.
+ */
+export function featureGate(key: string, profile?: KnativeProfile): FeatureGate | undefined {
+  const gate = BY_KEY.get(key);
+  return gate === undefined || profile === undefined || featureGatesOf(profile).includes(gate) ? gate : undefined;
 }
 
 /**

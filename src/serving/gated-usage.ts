@@ -11,7 +11,7 @@ import { FEATURE_GATES, gatedFieldsUsed, podSpecOf, type FeatureGate, type GateC
 export type UsageKind = "Service" | "Configuration";
 export const USAGE_KINDS: readonly UsageKind[] = ["Service", "Configuration"];
 
-/** The gates a pod-spec field can trip, each with one bit of an object's summary (24 today: an SMI). */
+/** The gates a pod-spec field can trip, each with one bit of an object's summary (28 today: an SMI). */
 const BIT_GATES: readonly FeatureGate[] = FEATURE_GATES.filter((g) => g.fields.length > 0 && (g.check === "mask" || g.check === "enabled" || g.check === "mask+enabled"));
 const BIT_OF = new Map<string, number>(BIT_GATES.map((g, i) => [g.key, 1 << i]));
 /** A container adds exactly [NET_BIND_SERVICE], which secure-pod-defaults Enabled permits on its own. */

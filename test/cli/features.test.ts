@@ -6,7 +6,8 @@ import { defaultDeps, main } from "../../src/cli/main.js";
 import { DEFAULT_FEATURES, parseFeaturesConfig } from "../../src/config/features.js";
 import { defaultSnapshot, snapshotFrom } from "../../src/config/snapshot.js";
 import type { FeaturesConfig } from "../../src/config/types.js";
-import { FEATURE_GATES, featureGate, gatedFieldsUsed, gatesForFieldPath, neverAllowedField, podSpecOf } from "../../src/serving/feature-gates.js";
+import { PROFILES } from "../../src/config/profile.js";
+import { FEATURE_GATES, featureGate, featureGatesOf, gatedFieldsUsed, gatesForFieldPath, neverAllowedField, podSpecOf } from "../../src/serving/feature-gates.js";
 
 const FIXTURES = "test/fixtures/check";
 const fixture = (name: string): string => `${FIXTURES}/${name}`;
@@ -29,6 +30,16 @@ describe("the feature-gate table", () => {
       const parsed = parseFeaturesConfig({ [g.key]: other });
       expect(parsed[g.field], g.key).toBe(other);
     }
+  });
+
+  it("has the volume flags of later releases only in those releases", () => {
+    const later = ["kubernetes.podspec-volumes-csi", "kubernetes.podspec-volumes-mount-propagation", "kubernetes.podspec-volumes-image", "kubernetes.podspec-volumes-ephemeral"];
+    expect(FEATURE_GATES.filter((g) => g.since !== undefined).map((g) => g.key)).toEqual(later);
+    expect(featureGatesOf(PROFILES["1.17"]).filter((g) => later.includes(g.key))).toEqual([]);
+    expect(featureGatesOf(PROFILES["1.23"])).toEqual(FEATURE_GATES);
+    expect(featureGatesOf(PROFILES["1.24"])).toEqual(FEATURE_GATES);
+    expect(featureGate("kubernetes.podspec-volumes-csi", PROFILES["1.17"])).toBeUndefined();
+    expect(featureGate("kubernetes.podspec-volumes-csi", PROFILES["1.24"])?.field).toBe("podSpecVolumesCSI");
   });
 
   it("types flags as Knative's documentation does", () => {
@@ -144,7 +155,7 @@ describe("duckbill features", () => {
     expect(r.code).toBe(0);
     const lines = r.stdout.trimEnd().split("\n");
     expect(lines[0]).toMatch(/^FLAG +STATE +DEFAULT +TYPE +GATES$/);
-    expect(lines).toHaveLength(FEATURE_GATES.length + 1);
+    expect(lines).toHaveLength(featureGatesOf(PROFILES["1.17"]).length + 1);
     expect(lines).toContainEqual(expect.stringMatching(/^kubernetes\.podspec-affinity +Disabled +Disabled +extension +node and pod affinity$/));
     expect(lines).toContainEqual(expect.stringMatching(/^multi-container +Enabled +Enabled +feature +more than one container in a pod spec$/));
     expect(r.stderr).toBe("");
@@ -162,10 +173,30 @@ describe("duckbill features", () => {
     );
   });
 
+  it("--knative-version 1.24 lists the volume flags 1.17 does not have", async () => {
+    const r = await features(["--knative-version", "1.24"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^kubernetes\.podspec-volumes-ephemeral +Disabled +Disabled +extension +generic ephemeral volumes$/m);
+    expect((await features([])).stdout).not.toMatch(/podspec-volumes-ephemeral/);
+  });
+
+  it("reports the uses of the volume flags of later releases", () => {
+    const podSpec = {
+      containers: [{ volumeMounts: [{ name: "c", mountPath: "/c", mountPropagation: "HostToContainer" }] }],
+      volumes: [{ name: "c", csi: { driver: "d" } }, { name: "e", ephemeral: {} }, { name: "i", image: { reference: "r" } }],
+    };
+    expect(gatedFieldsUsed(podSpec, "spec.")).toEqual([
+      { key: "kubernetes.podspec-volumes-mount-propagation", path: "spec.containers[0].volumeMounts[0].mountPropagation" },
+      { key: "kubernetes.podspec-volumes-csi", path: "spec.volumes[0].csi" },
+      { key: "kubernetes.podspec-volumes-ephemeral", path: "spec.volumes[1].ephemeral" },
+      { key: "kubernetes.podspec-volumes-image", path: "spec.volumes[2].image" },
+    ]);
+  });
+
   it("-o json lists the flags with their gated fields", async () => {
     const r = await features(["-o", "json"]);
     const out = JSON.parse(r.stdout) as { flags: Array<Record<string, unknown>> };
-    expect(out.flags).toHaveLength(FEATURE_GATES.length);
+    expect(out.flags).toHaveLength(featureGatesOf(PROFILES["1.17"]).length);
     expect(out.flags.find((f) => f.flag === "kubernetes.podspec-fieldref")).toMatchObject({
       state: "Disabled",
       default: "Disabled",
