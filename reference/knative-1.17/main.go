@@ -16,7 +16,7 @@ limitations under the License.
 
 // Knative Serving 1.17's cmd/webhook/main.go (knative.dev/serving v0.44.1), wired into the reference harness.
 // Everything above main() is upstream's file verbatim except where a "reference:" comment says otherwise, so
-// `diff <(go env GOMODCACHE)/knative.dev/serving@v0.44.1/cmd/webhook/main.go main.go` shows every change.
+// `diff $(go env GOMODCACHE)/knative.dev/serving@v0.44.1/cmd/webhook/main.go main.go` shows every change.
 package main
 
 import (
