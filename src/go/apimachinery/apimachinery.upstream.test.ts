@@ -9,28 +9,20 @@
 import { describe, expect } from "vitest";
 import { answerOf, eachUpstreamCase, loadUpstream, type Answer } from "../../../test/fixtures/go-ports/load.js";
 import { compareQuantities, formatQuantity, parseQuantity, type Quantity } from "./quantity.js";
-import {
-  isCIdentifier,
-  isDNS1035Label,
-  isDNS1123Label,
-  isDNS1123Subdomain,
-  isFullyQualifiedDomainName,
-  isQualifiedName,
-  nameIsDNS1035Label,
-} from "./validation.js";
+import * as validation from "./validation.js";
 
 type Validator = "IsDNS1123Label" | "IsDNS1123Subdomain" | "IsDNS1035Label" | "IsQualifiedName" | "IsCIdentifier" | "IsFullyQualifiedDomainName";
 
 type Case = { op: "Quantity"; s: string } | { op: "Cmp"; a: string; b: string } | { op: Validator; s: string } | { op: "NameIsDNS1035Label"; s: string; prefix: boolean };
 
 const VALIDATORS: Readonly<Record<Validator, (s: string) => string[]>> = {
-  IsDNS1123Label: isDNS1123Label,
-  IsDNS1123Subdomain: isDNS1123Subdomain,
-  IsDNS1035Label: isDNS1035Label,
-  IsQualifiedName: isQualifiedName,
-  IsCIdentifier: isCIdentifier,
+  IsDNS1123Label: validation.isDNS1123Label,
+  IsDNS1123Subdomain: validation.isDNS1123Subdomain,
+  IsDNS1035Label: validation.isDNS1035Label,
+  IsQualifiedName: validation.isQualifiedName,
+  IsCIdentifier: validation.isCIdentifier,
   // main.go's field path: DomainMapping passes "name".
-  IsFullyQualifiedDomainName: (s) => isFullyQualifiedDomainName(s, "name"),
+  IsFullyQualifiedDomainName: (s) => validation.isFullyQualifiedDomainName(s, "name"),
 };
 
 function quantity(s: string): Quantity {
@@ -47,7 +39,7 @@ function port(c: Case): Answer<string | number | string[]> {
     case "Cmp":
       return { value: compareQuantities(quantity(c.a), quantity(c.b)) };
     case "NameIsDNS1035Label":
-      return { value: nameIsDNS1035Label(c.s, c.prefix) };
+      return { value: validation.nameIsDNS1035Label(c.s, c.prefix) };
     default:
       return { value: VALIDATORS[c.op](c.s) };
   }
