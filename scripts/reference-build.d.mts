@@ -1,0 +1,11 @@
+/** Types of scripts/reference-build.mjs for the tests that build and run the Knative references. */
+export type KnativeRelease = "1.17" | "1.23" | "1.24";
+export declare const REPO: string;
+/** Each release: the knative.dev/serving version and the Go toolchain that builds it ("local": the machine's). */
+export declare const RELEASES: Record<KnativeRelease, { serving: string; go: string }>;
+/** ${DUCKBILL_REFERENCE_CACHE:-${XDG_CACHE_HOME:-~/.cache}/duckbill-reference} */
+export declare function cacheRoot(): string;
+/** Where a release's binary is, built or not. */
+export declare function binaryPath(release: KnativeRelease): string;
+/** Builds the release unless it is up to date (progress on stderr); resolves to the binary's path. */
+export declare function ensureBuilt(release: KnativeRelease, options?: { quiet?: boolean }): Promise<string>;
