@@ -9,7 +9,7 @@
  */
 import { parseArgs } from "node:util";
 import type { AdmissionDeps } from "../admission/deps.js";
-import { DEFAULT_FEATURES, FEATURES_CONFIG_NAME, parseFlag } from "../config/features.js";
+import { DEFAULT_FEATURES, FEATURES_CONFIG_NAME, flagValues, parseFlagOf } from "../config/features.js";
 import { snapshotFrom, type ConfigSnapshot } from "../config/snapshot.js";
 import type { Flag } from "../config/types.js";
 import { featureGate, featureGatesOf, gatedFieldsUsed, gatesForFieldPath, neverAllowedField, normalizeFieldPath, podSpecOf, type FeatureGate } from "../serving/feature-gates.js";
@@ -62,9 +62,14 @@ function ignoredSettings(config: ConfigSnapshot): string[] {
     if (key === "_example") continue;
     const value = data[key] ?? "";
     if (featureGate(key, config.profile) === undefined) notes.push(`note: config-features key "${key}" is not a Knative ${config.profile.version} flag; it is ignored`);
-    else if (parseFlag(value) === undefined) notes.push(`note: config-features "${key}": "${value}" is not Enabled, Allowed or Disabled; Knative ignores it and keeps the default`);
+    else if (parseFlagOf(key, value, config.profile) === undefined) notes.push(`note: config-features "${key}": "${value}" is not ${orList(flagValues(key, config.profile))}; Knative ignores it and keeps the default`);
   }
   return notes;
+}
+
+/** "A, B or C". */
+function orList(values: readonly string[]): string {
+  return values.length < 2 ? values.join("") : `${values.slice(0, -1).join(", ")} or ${values[values.length - 1] ?? ""}`;
 }
 
 function pad(s: string, n: number): string {

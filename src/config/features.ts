@@ -107,6 +107,19 @@ export function parseSecurePodDefaults(raw: string, profile: KnativeProfile): Fl
 }
 
 /**
+ * The values the `config-features` key `key` takes in the release `profile`, in Knative's order: asFlag's three, or
+ * those of secure-pod-defaults (`profile.securePodDefaults.values`).
+ */
+export function flagValues(key: string, profile: KnativeProfile): readonly Flag[] {
+  return key === "secure-pod-defaults" ? profile.securePodDefaults.values : FLAGS;
+}
+
+/** `value` of the key `key` as the release `profile` reads it, or undefined when Knative ignores it. */
+export function parseFlagOf(key: string, value: string, profile: KnativeProfile): Flag | undefined {
+  return key === "secure-pod-defaults" ? parseSecurePodDefaults(value, profile) : parseFlag(value);
+}
+
+/**
  * NewFeaturesConfigFromMap, as the release `profile` parses it. Never fails; returns the shared defaults when nothing
  * changes them.
  */

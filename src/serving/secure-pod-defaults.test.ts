@@ -5,10 +5,14 @@
  * PodSecurityContextMask, CapabilitiesMask) and the insecure-default warnings (pkg/apis/serving/k8s_validation.go:
  * ValidatePodSpec, warnDefaultContainerSecurityContext), each release through its profile.
  */
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { runFeatures } from "../cli/features-command.js";
 import { renderFieldError, viaField } from "../apis/field-error.js";
 import { DEFAULT_DEFAULTS } from "../config/defaults.js";
-import { DEFAULT_FEATURES, parseFeaturesConfig, parseSecurePodDefaults } from "../config/features.js";
+import { DEFAULT_FEATURES, flagValues, parseFeaturesConfig, parseFlagOf, parseSecurePodDefaults } from "../config/features.js";
 import { PROFILES, type KnativeProfile, type KnativeVersion } from "../config/profile.js";
 import { snapshotFrom } from "../config/snapshot.js";
 import type { Flag } from "../config/types.js";
@@ -71,6 +75,36 @@ describe("secure-pod-defaults values per release", () => {
 
   it("no other key takes AllowRootBounded", () => {
     expect(parseFeaturesConfig({ "kubernetes.podspec-securitycontext": "AllowRootBounded" }, PROFILES["1.24"]).podSpecSecurityContext).toBe("Disabled");
+  });
+
+  it("flagValues / parseFlagOf: secure-pod-defaults has its release's values, every other key asFlag's", () => {
+    expect(flagValues("secure-pod-defaults", V1_17)).toEqual(["Enabled", "Allowed", "Disabled"]);
+    expect(flagValues("secure-pod-defaults", PROFILES["1.24"])).toEqual(["Disabled", "AllowRootBounded", "Enabled"]);
+    expect(flagValues("multi-container", PROFILES["1.24"])).toEqual(["Enabled", "Allowed", "Disabled"]);
+    expect(parseFlagOf("secure-pod-defaults", "allowrootbounded", PROFILES["1.23"])).toBe("AllowRootBounded");
+    expect(parseFlagOf("multi-container", "AllowRootBounded", PROFILES["1.23"])).toBeUndefined();
+  });
+
+  it("`duckbill features` notes the secure-pod-defaults values the release ignores", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "duckbill-spd-"));
+    try {
+      writeFileSync(join(dir, "config-features.yaml"), 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: config-features\ndata:\n  secure-pod-defaults: "Allowed"\n');
+      const run = async (version: KnativeVersion): Promise<{ stdout: string; stderr: string }> => {
+        let stdout = "";
+        let stderr = "";
+        const io = { write: (t: string) => void (stdout += t), error: (t: string) => void (stderr += t), readStdin: async () => "" };
+        expect(await runFeatures(["--config-dir", dir, "--knative-version", version], io)).toBe(0);
+        return { stdout, stderr };
+      };
+      const old = await run("1.17");
+      expect(old.stdout).toMatch(/^secure-pod-defaults +Allowed +Disabled/m);
+      expect(old.stderr).toBe("");
+      const newer = await run("1.24");
+      expect(newer.stdout).toMatch(/^secure-pod-defaults +Disabled +Disabled/m);
+      expect(newer.stderr).toBe('note: config-features "secure-pod-defaults": "Allowed" is not Disabled, AllowRootBounded or Enabled; Knative ignores it and keeps the default\n');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("the snapshot parses config-features with its release's profile", () => {
