@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { DEFAULT_FEATURES, parseFeaturesConfig, parseFlag } from "./features.js";
+import { PROFILES } from "./profile.js";
 import { equalFoldAscii } from "../go/strings/fold.js";
 import type { FeaturesConfig } from "./types.js";
 
@@ -68,14 +69,18 @@ describe("parseFeaturesConfig", () => {
     expect(parseFeaturesConfig({ "kubernetes.podspec-volumes-emptyDir": "disabled", unknown: "enabled" })).toBe(DEFAULT_FEATURES);
   });
 
-  it("parses the volume flags of later releases (rules read them only where the profile has them)", () => {
-    const f = parseFeaturesConfig({
+  it("parses the volume flags of later releases only in those releases", () => {
+    const data = {
       "kubernetes.podspec-volumes-csi": "enabled",
       "kubernetes.podspec-volumes-mount-propagation": "ALLOWED",
       "kubernetes.podspec-volumes-image": "Enabled",
       "kubernetes.podspec-volumes-ephemeral": "bogus",
-    });
-    expect([f.podSpecVolumesCSI, f.podSpecVolumesMountPropagation, f.podSpecVolumesImage, f.podSpecVolumesEphemeral]).toEqual(["Enabled", "Allowed", "Enabled", "Disabled"]);
+    };
+    expect(parseFeaturesConfig(data, PROFILES["1.17"])).toBe(DEFAULT_FEATURES);
+    for (const version of ["1.23", "1.24"] as const) {
+      const f = parseFeaturesConfig(data, PROFILES[version]);
+      expect([f.podSpecVolumesCSI, f.podSpecVolumesMountPropagation, f.podSpecVolumesImage, f.podSpecVolumesEphemeral]).toEqual(["Enabled", "Allowed", "Enabled", "Disabled"]);
+    }
   });
 
   it("returns a frozen config that leaves other flags at their defaults", () => {

@@ -7,7 +7,7 @@
  */
 import { equalFoldAscii } from "../go/strings/fold.js";
 import { lookup } from "./configmap-parse.js";
-import { DEFAULT_KNATIVE_VERSION, PROFILES, type KnativeProfile } from "./profile.js";
+import { DEFAULT_KNATIVE_VERSION, PROFILES, type KnativeProfile, type VolumeFlagKey } from "./profile.js";
 import type { ConfigData } from "./types.js";
 import type { FeaturesConfig, Flag } from "./types.js";
 
@@ -82,7 +82,7 @@ const KEYS: ReadonlyArray<readonly [string, keyof FeaturesConfig]> = [
   ["kubernetes.podspec-shareprocessnamespace", "podSpecShareProcessNamespace"],
   ["kubernetes.podspec-tolerations", "podSpecTolerations"],
   ["kubernetes.podspec-topologyspreadconstraints", "podSpecTopologySpreadConstraints"],
-  // Parsed in every release; the rules read them only where the profile has the flag (VolumeRules.flags).
+  // Only in the releases whose profile has the flag (VolumeRules.flags); the others ignore the key.
   ["kubernetes.podspec-volumes-csi", "podSpecVolumesCSI"],
   ["kubernetes.podspec-volumes-mount-propagation", "podSpecVolumesMountPropagation"],
   ["kubernetes.podspec-volumes-image", "podSpecVolumesImage"],
@@ -90,6 +90,14 @@ const KEYS: ReadonlyArray<readonly [string, keyof FeaturesConfig]> = [
 ];
 
 const FLAGS: readonly Flag[] = ["Enabled", "Allowed", "Disabled"];
+
+/** Volume flags added after v0.44.2 (knative.dev/serving pkg/apis/config/features.go): parsed where the release has them. */
+const LATER_VOLUME_FLAGS: ReadonlySet<string> = new Set<VolumeFlagKey>([
+  "kubernetes.podspec-volumes-csi",
+  "kubernetes.podspec-volumes-mount-propagation",
+  "kubernetes.podspec-volumes-image",
+  "kubernetes.podspec-volumes-ephemeral",
+]);
 
 /** asFlag: the matching Flag, or undefined for anything else. */
 export function parseFlag(raw: string): Flag | undefined {
@@ -127,7 +135,7 @@ export function parseFeaturesConfig(data: ConfigData, profile: KnativeProfile = 
   let out: Record<string, Flag> | undefined;
   for (const [key, field] of KEYS) {
     const raw = lookup(data, key);
-    if (raw === undefined) continue;
+    if (raw === undefined || (LATER_VOLUME_FLAGS.has(key) && !(profile.volumes.flags as readonly string[]).includes(key))) continue;
     const flag = field === "secureDefaults" ? parseSecurePodDefaults(raw, profile) : parseFlag(raw);
     if (flag === undefined || flag === DEFAULT_FEATURES[field]) continue;
     out ??= { ...DEFAULT_FEATURES };

@@ -27,7 +27,7 @@ describe("the feature-gate table", () => {
     for (const g of FEATURE_GATES) {
       // Setting the key to a value other than its default changes exactly the field the table names.
       const other = DEFAULT_FEATURES[g.field] === "Disabled" ? "Enabled" : "Disabled";
-      const parsed = parseFeaturesConfig({ [g.key]: other });
+      const parsed = parseFeaturesConfig({ [g.key]: other }, PROFILES[g.since === undefined ? "1.17" : "1.24"]);
       expect(parsed[g.field], g.key).toBe(other);
     }
   });
