@@ -22,10 +22,10 @@ export interface KnativeProfile {
    * `config-tracing` left the webhook's constructors in v0.47.0 (knative.dev/serving cmd/webhook/main.go).
    */
   readonly unvalidatedConfigMaps: readonly string[];
-  /** `config-features` `secure-pod-defaults`: the values it takes and what they change. */
-  readonly securePodDefaults: SecurePodDefaultsRules;
   /** Where the volume rules of the release differ (VolumeRules). */
   readonly volumes: VolumeRules;
+  /** `config-features` `secure-pod-defaults`: the values it takes and what they change. */
+  readonly securePodDefaults: SecurePodDefaultsRules;
   /** How knative.dev/pkg's ConfigMap helpers (`configmap.AsString`, `AsBool`, `AsInt`, …) read a value. */
   readonly configMapParse: ConfigMapParseRules;
   /**
@@ -40,6 +40,22 @@ export interface KnativeProfile {
    * pkg/deployment/config.go: NewConfigFromMap): `pod-is-always-schedulable` from serving v0.48.0.
    */
   readonly deploymentBoolKeys: readonly string[];
+  /**
+   * The networking.knative.dev annotations a revision template may carry; any other key that starts with
+   * `networking.knative.dev` is `invalid key name` (knative.dev/networking pkg/apis/networking/metadata_validation.go:
+   * ValidateAnnotations, called by RevisionTemplateSpec.Validate from serving v0.48.0). Undefined: not checked (1.17).
+   */
+  readonly templateNetworkingAnnotations?: readonly string[];
+  /**
+   * Probes (knative.dev/serving pkg/apis/serving/fieldmask.go: ProbeMask; k8s_validation.go: validateProbe):
+   * `terminationGracePeriodSeconds` copied by the mask (v0.48.0), startup probes validated (v0.50.0).
+   */
+  readonly probes: ProbeRules;
+}
+
+export interface ProbeRules {
+  readonly terminationGracePeriodSeconds: boolean;
+  readonly validateStartupProbes: boolean;
 }
 
 /**
@@ -59,44 +75,6 @@ export interface ConfigMapParseRules {
 
 const CONFIGMAP_PARSE_1_17: ConfigMapParseRules = Object.freeze({ trimStrings: false, wrapBoolErrors: false, intParser: "Atoi" });
 const CONFIGMAP_PARSE_1_19: ConfigMapParseRules = Object.freeze({ trimStrings: true, wrapBoolErrors: true, intParser: "ParseInt" });
-
-/** A config-features key of a volume flag added after Knative 1.17. */
-export type VolumeFlagKey =
-  | "kubernetes.podspec-volumes-csi"
-  | "kubernetes.podspec-volumes-mount-propagation"
-  | "kubernetes.podspec-volumes-image"
-  | "kubernetes.podspec-volumes-ephemeral";
-
-/**
- * The volume rules that changed after Knative 1.17: knative.dev/serving pkg/apis/serving/k8s_validation.go
- * (validateVolume, validateVolumeMounts), pkg/apis/serving/fieldmask.go (VolumeSourceMask, VolumeMountMask) and
- * pkg/apis/serving/v1/revision_defaults.go (applyDefault).
- */
-export interface VolumeRules {
-  /**
-   * The volume flags of the release's config-features (pkg/apis/config/features.go): `kubernetes.podspec-volumes-csi`
-   * and `-mount-propagation` from v0.45.0, `-image` from v0.46.0, `-ephemeral` from v0.50.0. Without its flag a csi,
-   * image or ephemeral volume source is not one validateVolume knows (VolumeSourceMask never copies it, it is not a
-   * source of the one-of), and VolumeMountMask always drops `mountPropagation`.
-   */
-  readonly flags: readonly VolumeFlagKey[];
-  /**
-   * The volume sources a container may mount writable: applyDefault leaves their mounts' `readOnly` alone and
-   * validateVolumeMounts does not require it. emptyDir and persistentVolumeClaim; ephemeral too from v0.50.0.
-   */
-  readonly writableSources: readonly string[];
-}
-
-const VOLUMES_1_17: VolumeRules = Object.freeze({ flags: Object.freeze([]), writableSources: Object.freeze(["emptyDir", "persistentVolumeClaim"]) });
-const VOLUMES_1_23: VolumeRules = Object.freeze({
-  flags: Object.freeze([
-    "kubernetes.podspec-volumes-csi",
-    "kubernetes.podspec-volumes-mount-propagation",
-    "kubernetes.podspec-volumes-image",
-    "kubernetes.podspec-volumes-ephemeral",
-  ] as const),
-  writableSources: Object.freeze(["emptyDir", "persistentVolumeClaim", "ephemeral"]),
-});
 
 /**
  * secure-pod-defaults across releases (knative.dev/serving pkg/apis/config/features.go, pkg/apis/serving/v1/
@@ -136,10 +114,64 @@ const SECURE_POD_DEFAULTS_1_20: SecurePodDefaultsRules = Object.freeze({
   silenceInsecureDefaultWarnings: Object.freeze<Flag[]>(["Enabled", "AllowRootBounded"]),
 });
 
+/** A config-features key of a volume flag added after Knative 1.17. */
+export type VolumeFlagKey =
+  | "kubernetes.podspec-volumes-csi"
+  | "kubernetes.podspec-volumes-mount-propagation"
+  | "kubernetes.podspec-volumes-image"
+  | "kubernetes.podspec-volumes-ephemeral";
+
+/**
+ * The volume rules that changed after Knative 1.17: knative.dev/serving pkg/apis/serving/k8s_validation.go
+ * (validateVolume, validateVolumeMounts), pkg/apis/serving/fieldmask.go (VolumeSourceMask, VolumeMountMask) and
+ * pkg/apis/serving/v1/revision_defaults.go (applyDefault).
+ */
+export interface VolumeRules {
+  /**
+   * The volume flags of the release's config-features (pkg/apis/config/features.go): `kubernetes.podspec-volumes-csi`
+   * and `-mount-propagation` from v0.45.0, `-image` from v0.46.0, `-ephemeral` from v0.50.0. Without its flag a csi,
+   * image or ephemeral volume source is not one validateVolume knows (VolumeSourceMask never copies it, it is not a
+   * source of the one-of), and VolumeMountMask always drops `mountPropagation`.
+   */
+  readonly flags: readonly VolumeFlagKey[];
+  /**
+   * The volume sources a container may mount writable: applyDefault leaves their mounts' `readOnly` alone and
+   * validateVolumeMounts does not require it. emptyDir and persistentVolumeClaim; ephemeral too from v0.50.0.
+   */
+  readonly writableSources: readonly string[];
+}
+
+const VOLUMES_1_17: VolumeRules = Object.freeze({ flags: Object.freeze([]), writableSources: Object.freeze(["emptyDir", "persistentVolumeClaim"]) });
+const VOLUMES_1_23: VolumeRules = Object.freeze({
+  flags: Object.freeze([
+    "kubernetes.podspec-volumes-csi",
+    "kubernetes.podspec-volumes-mount-propagation",
+    "kubernetes.podspec-volumes-image",
+    "kubernetes.podspec-volumes-ephemeral",
+  ] as const),
+  writableSources: Object.freeze(["emptyDir", "persistentVolumeClaim", "ephemeral"]),
+});
+
+/** knative.dev/networking (v0.50.0) metadata_validation.go: the annotations ValidateAnnotations lets through. */
+const TEMPLATE_NETWORKING_ANNOTATIONS: readonly string[] = Object.freeze([
+  "networking.knative.dev/ingress.class",
+  "networking.knative.dev/ingress-class",
+  "networking.knative.dev/certificate.class",
+  "networking.knative.dev/certificate-class",
+  "networking.knative.dev/disableAutoTLS",
+  "networking.knative.dev/disable-auto-tls",
+  "networking.knative.dev/disable-external-domain-tls",
+  "networking.knative.dev/httpOption",
+  "networking.knative.dev/http-protocol",
+]);
+
+const PROBES_1_17: ProbeRules = Object.freeze({ terminationGracePeriodSeconds: false, validateStartupProbes: false });
+const PROBES_1_23: ProbeRules = Object.freeze({ terminationGracePeriodSeconds: true, validateStartupProbes: true });
+
 export const PROFILES: Readonly<Record<KnativeVersion, KnativeProfile>> = Object.freeze({
-  "1.17": Object.freeze({ version: "1.17", servingModule: "knative.dev/serving v0.44.2", bodyTooLargeStatus: 413, unvalidatedConfigMaps: [], securePodDefaults: SECURE_POD_DEFAULTS_1_17, volumes: VOLUMES_1_17, configMapParse: CONFIGMAP_PARSE_1_17, observabilitySchema: "opencensus", deploymentBoolKeys: [] }),
-  "1.23": Object.freeze({ version: "1.23", servingModule: "knative.dev/serving v0.50.0", bodyTooLargeStatus: 400, unvalidatedConfigMaps: ["config-tracing"], securePodDefaults: SECURE_POD_DEFAULTS_1_20, volumes: VOLUMES_1_23, configMapParse: CONFIGMAP_PARSE_1_19, observabilitySchema: "opentelemetry", deploymentBoolKeys: ["pod-is-always-schedulable"] }),
-  "1.24": Object.freeze({ version: "1.24", servingModule: "knative.dev/serving v0.51.0", bodyTooLargeStatus: 400, unvalidatedConfigMaps: ["config-tracing"], securePodDefaults: SECURE_POD_DEFAULTS_1_20, volumes: VOLUMES_1_23, configMapParse: CONFIGMAP_PARSE_1_19, observabilitySchema: "opentelemetry", deploymentBoolKeys: ["pod-is-always-schedulable"] }),
+  "1.17": Object.freeze({ version: "1.17", servingModule: "knative.dev/serving v0.44.2", bodyTooLargeStatus: 413, unvalidatedConfigMaps: [], volumes: VOLUMES_1_17, securePodDefaults: SECURE_POD_DEFAULTS_1_17, configMapParse: CONFIGMAP_PARSE_1_17, observabilitySchema: "opencensus", deploymentBoolKeys: [], probes: PROBES_1_17 }),
+  "1.23": Object.freeze({ version: "1.23", servingModule: "knative.dev/serving v0.50.0", bodyTooLargeStatus: 400, unvalidatedConfigMaps: ["config-tracing"], volumes: VOLUMES_1_23, securePodDefaults: SECURE_POD_DEFAULTS_1_20, configMapParse: CONFIGMAP_PARSE_1_19, observabilitySchema: "opentelemetry", deploymentBoolKeys: ["pod-is-always-schedulable"], templateNetworkingAnnotations: TEMPLATE_NETWORKING_ANNOTATIONS, probes: PROBES_1_23 }),
+  "1.24": Object.freeze({ version: "1.24", servingModule: "knative.dev/serving v0.51.0", bodyTooLargeStatus: 400, unvalidatedConfigMaps: ["config-tracing"], volumes: VOLUMES_1_23, securePodDefaults: SECURE_POD_DEFAULTS_1_20, configMapParse: CONFIGMAP_PARSE_1_19, observabilitySchema: "opentelemetry", deploymentBoolKeys: ["pod-is-always-schedulable"], templateNetworkingAnnotations: TEMPLATE_NETWORKING_ANNOTATIONS, probes: PROBES_1_23 }),
 });
 
 /**

@@ -4,6 +4,7 @@
  * `fieldmask.go`: ContainerMask, EnvVarMask, EnvVarSourceMask, EnvFromSourceMask, ContainerPortMask,
  * ResourceRequirementsMask), rules in docs/knative-behavior.md#containers and #probes.
  */
+import { DEFAULT_KNATIVE_VERSION, PROFILES, type KnativeProfile } from "../config/profile.js";
 import { also, CURRENT_FIELD, errGeneric, errInvalidValue, errMissingField, errMissingOneOf, errMultipleOneOf, errOutOfBoundsValue, FieldError, viaField, viaIndex, heldPaths, isFull, MAX_RENDERED_ERROR_PATH_CHARS, withUncheckedEntries } from "../apis/field-error.js";
 import { goQuote } from "../go/strconv/quote.js";
 import { parseImageReference } from "../go/containerregistry/reference.js";
@@ -81,9 +82,13 @@ export function validateUserContainer(
   volumes: VolumesByName,
   servingPortName: string,
   features: FeaturesConfig,
+  profile: KnativeProfile = PROFILES[DEFAULT_KNATIVE_VERSION],
 ): FieldError | undefined {
-  let errs = viaField(validateProbe(objectField(container, "livenessProbe"), servingPortName), "livenessProbe");
-  errs = also(errs, viaField(validateReadinessProbe(objectField(container, "readinessProbe"), servingPortName), "readinessProbe"));
+  const rules = profile.probes;
+  let errs = viaField(validateProbe(objectField(container, "livenessProbe"), servingPortName, rules), "livenessProbe");
+  errs = also(errs, viaField(validateReadinessProbe(objectField(container, "readinessProbe"), servingPortName, rules), "readinessProbe"));
+  // From v0.50.0 the startup probe is validated like the liveness probe (validateProbe(p, &port, true)).
+  if (rules.validateStartupProbes) errs = also(errs, viaField(validateProbe(objectField(container, "startupProbe"), servingPortName, rules), "startupProbe"));
   return also(errs, validate(container, volumes, "user", features));
 }
 
@@ -96,16 +101,22 @@ export function validateSidecarContainer(
   container: JsonObject,
   volumes: VolumesByName,
   features: FeaturesConfig,
+  profile: KnativeProfile = PROFILES[DEFAULT_KNATIVE_VERSION],
 ): FieldError | undefined {
+  const rules = profile.probes;
   let errs: FieldError | undefined;
   const liveness = objectField(container, "livenessProbe");
   const readiness = objectField(container, "readinessProbe");
+  // From v0.50.0 the startup probe follows the liveness probe's rules.
+  const startup = rules.validateStartupProbes ? objectField(container, "startupProbe") : undefined;
   if (features.multiContainerProbing !== "Enabled") {
     errs = also(errs, viaField(checkSidecarProbeDisallowed(liveness), "livenessProbe"));
     errs = also(errs, viaField(checkSidecarProbeDisallowed(readiness), "readinessProbe"));
+    errs = also(errs, viaField(checkSidecarProbeDisallowed(startup), "startupProbe"));
   } else {
-    errs = also(errs, viaField(validateProbe(liveness, undefined), "livenessProbe"));
-    errs = also(errs, viaField(validateReadinessProbe(readiness, undefined), "readinessProbe"));
+    errs = also(errs, viaField(validateProbe(liveness, undefined, rules), "livenessProbe"));
+    errs = also(errs, viaField(validateReadinessProbe(readiness, undefined, rules), "readinessProbe"));
+    errs = also(errs, viaField(validateProbe(startup, undefined, rules), "startupProbe"));
   }
   return also(errs, validate(container, volumes, "sidecar", features));
 }

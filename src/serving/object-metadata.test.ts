@@ -1,3 +1,4 @@
+import { PROFILES } from "../config/profile.js";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
@@ -27,7 +28,7 @@ const AUTOSCALER_DEFAULTS = {
 } as AutoscalerConfig;
 
 function contextWith(autoscaler: AutoscalerConfig): RequestContext {
-  return { operation: "CREATE", subResource: "", config: { admission: { autoscaler } } } as unknown as RequestContext;
+  return { operation: "CREATE", subResource: "", config: { admission: { autoscaler }, profile: PROFILES["1.17"] } } as unknown as RequestContext;
 }
 
 const ctx = contextWith(AUTOSCALER_DEFAULTS);

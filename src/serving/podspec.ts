@@ -166,9 +166,9 @@ export function validatePodSpec(ps: JsonObject, features: FeaturesConfig, profil
   if (containers.length === 0) {
     errs = also(errs, errMissingField("containers"));
   } else if (containers.length === 1) {
-    errs = also(errs, viaFieldIndex(validateUserContainer(asStruct(containers[0]), volumes, servingPortName, features), "containers", 0));
+    errs = also(errs, viaFieldIndex(validateUserContainer(asStruct(containers[0]), volumes, servingPortName, features, profile), "containers", 0));
   } else {
-    errs = also(errs, validateContainers(containers, volumes, servingPortName, features));
+    errs = also(errs, validateContainers(containers, volumes, servingPortName, features, profile));
   }
 
   const serviceAccountName = stringField(ps, "serviceAccountName");
@@ -216,6 +216,7 @@ function validateContainers(
   volumes: VolumesByName,
   servingPortName: string,
   features: FeaturesConfig,
+  profile: KnativeProfile,
 ): FieldError | undefined {
   if (features.multiContainer !== "Enabled") {
     return errGeneric(`multi-container is off, but found ${containers.length} containers`);
@@ -230,8 +231,8 @@ function validateContainers(
     // Probes are allowed on the serving container only (the one with the port), unless multi-container-probing.
     const err =
       arrayField(container, "ports").length === 0
-        ? validateSidecarContainer(container, volumes, features)
-        : validateUserContainer(container, volumes, servingPortName, features);
+        ? validateSidecarContainer(container, volumes, features, profile)
+        : validateUserContainer(container, volumes, servingPortName, features, profile);
     errs = also(errs, viaFieldIndex(err, "containers", i));
   }
   return errs;

@@ -1,5 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { renderFieldError, viaField } from "../apis/field-error.js";
+import { PROFILES } from "../config/profile.js";
+import type { FeaturesConfig } from "../config/types.js";
+import { validateSidecarContainer, validateUserContainer } from "./container.js";
 import { checkSidecarProbeDisallowed, validateProbe, validateReadinessProbe, type ProbePort } from "./probes.js";
 
 const render = (field: string, err: Parameters<typeof viaField>[0]) => renderFieldError(viaField(err, field));
@@ -98,5 +101,34 @@ describe("checkSidecarProbeDisallowed", () => {
 
   it("accepts an absent probe", () => {
     expect(checkSidecarProbeDisallowed(undefined)).toBeUndefined();
+  });
+});
+
+describe("probes across releases (ProbeRules)", () => {
+  const r117 = PROFILES["1.17"].probes;
+  const r124 = PROFILES["1.24"].probes;
+  it("terminationGracePeriodSeconds: disallowed by 1.17's ProbeMask, copied from v0.48.0", () => {
+    const probe = { tcpSocket: {}, terminationGracePeriodSeconds: 10 };
+    // (The handler re-prefixes what was found before it: Go's quirk, validateProbe's comment.)
+    expect(render("livenessProbe", validateProbe(probe, "http", r117))).toBe("must not set the field(s): livenessProbe.tcpSocket.terminationGracePeriodSeconds");
+    expect(render("livenessProbe", validateProbe(probe, "http", r124))).toBe("");
+  });
+});
+
+describe("startup probes (v0.50.0)", () => {
+  const container = { name: "app", image: "busybox", startupProbe: { httpGet: { port: "h2c" }, tcpSocket: {} } };
+  const features = { multiContainerProbing: "Disabled", podSpecFieldRef: "Disabled", podSpecSecurityContext: "Disabled", secureDefaults: "Disabled", containerSpecAddCapabilities: "Disabled" } as unknown as FeaturesConfig;
+  it("1.17 does not look at them", () => {
+    expect(renderFieldError(validateUserContainer(container, new Map(), "http", features, PROFILES["1.17"]))).toBe("");
+  });
+  it("1.24 validates the serving container's like its liveness probe", () => {
+    expect(renderFieldError(validateUserContainer(container, new Map(), "http", features, PROFILES["1.24"]))).toBe(
+      "expected exactly one, got both: startupProbe.httpGet, startupProbe.tcpSocket\ninvalid value: h2c: startupProbe.tcpSocket.httpGet.port\nProbe port must match container port",
+    );
+  });
+  it("1.24 disallows a sidecar's unless multi-container-probing is Enabled", () => {
+    expect(renderFieldError(validateSidecarContainer({ name: "side", image: "busybox", startupProbe: { periodSeconds: 3 } }, new Map(), features, PROFILES["1.24"]))).toBe(
+      "must not set the field(s): startupProbe.periodSeconds",
+    );
   });
 });

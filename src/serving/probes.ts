@@ -13,16 +13,16 @@ import {
   viaField,
   type FieldError,
 } from "../apis/field-error.js";
+import { DEFAULT_KNATIVE_VERSION, PROFILES, type ProbeRules } from "../config/profile.js";
 import { checkDisallowedFields, defineMask, numberField, objectField, type JsonObject } from "./field-mask.js";
 
 const MAX_INT32 = 2147483647;
 
-// ProbeMask copies the embedded ProbeHandler and the timings. [v0.44.2] terminationGracePeriodSeconds is not copied.
-const PROBE_MASK = defineMask(
-  "core.Probe",
-  ["exec", "httpGet", "tcpSocket", "grpc", "initialDelaySeconds", "timeoutSeconds", "periodSeconds", "successThreshold", "failureThreshold"],
-  { inlineFrom: "core.ProbeHandler" },
-);
+// ProbeMask copies the embedded ProbeHandler and the timings; terminationGracePeriodSeconds from v0.48.0
+// (ProbeRules.terminationGracePeriodSeconds).
+const PROBE_FIELDS = ["exec", "httpGet", "tcpSocket", "grpc", "initialDelaySeconds", "timeoutSeconds", "periodSeconds", "successThreshold", "failureThreshold"];
+const PROBE_MASK = defineMask("core.Probe", PROBE_FIELDS, { inlineFrom: "core.ProbeHandler" });
+const PROBE_MASK_WITH_GRACE = defineMask("core.Probe", [...PROBE_FIELDS, "terminationGracePeriodSeconds"], { inlineFrom: "core.ProbeHandler" });
 // `ProbeMask(&corev1.Probe{})`: every set field of a sidecar probe is disallowed; the handler reports as "".
 const EMPTY_PROBE_MASK = defineMask("core.Probe", [], { inlineFrom: "core.ProbeHandler" });
 const HANDLER_MASK = defineMask("core.ProbeHandler", ["exec", "httpGet", "tcpSocket", "grpc"]);
@@ -42,9 +42,9 @@ export type ProbePort = string | undefined;
  * with that handler's name (`errs.Also(mask).ViaField("httpGet")`), so with two handlers an earlier error
  * renders as e.g. `tcpSocket.httpGet.port`.
  */
-export function validateProbe(p: JsonObject | undefined, servingPortName: ProbePort): FieldError | undefined {
+export function validateProbe(p: JsonObject | undefined, servingPortName: ProbePort, rules: ProbeRules = PROFILES[DEFAULT_KNATIVE_VERSION].probes): FieldError | undefined {
   if (p === undefined) return undefined;
-  let errs = checkDisallowedFields(p, PROBE_MASK);
+  let errs = checkDisallowedFields(p, rules.terminationGracePeriodSeconds ? PROBE_MASK_WITH_GRACE : PROBE_MASK);
   errs = also(errs, checkDisallowedFields(p, HANDLER_MASK));
   let handlers: string[] | undefined;
 
@@ -97,9 +97,9 @@ function checkProbePort(port: unknown, path: string, servingPortName: ProbePort)
 }
 
 /** validateReadinessProbe: validateProbe plus Knative's timing rules (`periodSeconds: 0` = aggressive probing). */
-export function validateReadinessProbe(p: JsonObject | undefined, servingPortName: ProbePort): FieldError | undefined {
+export function validateReadinessProbe(p: JsonObject | undefined, servingPortName: ProbePort, rules: ProbeRules = PROFILES[DEFAULT_KNATIVE_VERSION].probes): FieldError | undefined {
   if (p === undefined) return undefined;
-  let errs = validateProbe(p, servingPortName);
+  let errs = validateProbe(p, servingPortName, rules);
   const periodSeconds = numberField(p, "periodSeconds");
   const initialDelaySeconds = numberField(p, "initialDelaySeconds");
   const successThreshold = numberField(p, "successThreshold");

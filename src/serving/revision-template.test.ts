@@ -5,6 +5,8 @@ import { VECTORS_DIR } from "../../test/conformance/paths.js";
 import { filter, renderFieldError } from "../apis/field-error.js";
 import { decodeGo } from "../go/encoding/json/index.js";
 import { knativeTypes } from "../apis/knative-types.js";
+import { PROFILES } from "../config/profile.js";
+import { snapshotFrom } from "../config/snapshot.js";
 import type { AutoscalerConfig } from "../config/types.js";
 import type { RequestContext } from "./context.js";
 import { validateRevisionTemplate, verifyRevisionSpecImmutable, verifyTemplateNameChange } from "./revision-template.js";
@@ -22,7 +24,7 @@ const AUTOSCALER = {
   allowZeroInitialScale: false,
   maxScaleLimit: 0,
 } as AutoscalerConfig;
-const ctx = { operation: "CREATE", config: { admission: { autoscaler: AUTOSCALER } } } as unknown as RequestContext;
+const ctx = { operation: "CREATE", config: { admission: { autoscaler: AUTOSCALER }, profile: PROFILES["1.17"] } } as unknown as RequestContext;
 
 const DNS1035 =
   "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, " +
@@ -299,5 +301,21 @@ describe("conformance vectors (updates.jsonl): template name changes and Revisio
     }
     // The whole answer is this one error; the diff (go-cmp) follows the first line.
     expect("validation failed: " + renderFieldError(got)).toBe(c.message);
+  });
+});
+
+describe("networking.knative.dev template annotations (knative.dev/networking ValidateAnnotations, serving v0.48.0)", () => {
+  const template = (annotations: Record<string, string>): Record<string, unknown> => ({ metadata: { annotations }, spec: { containers: [{ image: "busybox" }] } });
+  const annotations = { "networking.knative.dev/ingress.class": "kourier", "networking.knative.devx/foo": "1", "networking.knative.dev/zzz": "2" };
+  it("are not checked by 1.17", () => {
+    const ctx = { operation: "CREATE", config: snapshotFrom({}, "test", PROFILES["1.17"]) } as unknown as RequestContext;
+    expect(renderFieldError(validateRevisionTemplate(template(annotations), undefined, ctx))).not.toContain("invalid key name");
+  });
+  it("1.24 rejects every key with the prefix that it does not know, one line each", () => {
+    const ctx = { operation: "CREATE", config: snapshotFrom({}, "test", PROFILES["1.24"]) } as unknown as RequestContext;
+    const text = renderFieldError(validateRevisionTemplate(template(annotations), undefined, ctx));
+    expect(text).toContain('invalid key name "networking.knative.dev/zzz": metadata.annotations');
+    expect(text).toContain('invalid key name "networking.knative.devx/foo": metadata.annotations');
+    expect(text).not.toContain("ingress.class");
   });
 });
