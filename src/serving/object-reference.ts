@@ -4,7 +4,8 @@
  * `objectRef`; `ProtocolType.Validate` (knative.dev/networking pkg/apis/networking/generic_types.go).
  */
 import { also, errInvalidValue, errMissingField, type FieldError, CURRENT_FIELD } from "../apis/field-error.js";
-import { isCIdentifier, isDNS1123Label, isQualifiedName } from "../go/apimachinery/validation.js";
+import type { KnativeProfile } from "../config/profile.js";
+import { isCIdentifier, isDNS1123Label, isLabelKey, isQualifiedName } from "../go/apimachinery/validation.js";
 import { checkDisallowedFields, defineMask } from "./field-mask.js";
 import type { KObject } from "./kobject.js";
 
@@ -21,14 +22,19 @@ function checked(value: string, field: string, validate: (v: string) => string[]
 }
 
 /** Paths relative to the reference. */
-export function validateNamespacedObjectReference(ref: KObject | undefined): FieldError | undefined {
+export function validateNamespacedObjectReference(ref: KObject | undefined, labelKey: (v: string) => string[] = isQualifiedName): FieldError | undefined {
   const r = ref ?? {};
   return also(
     checkDisallowedFields(r, OBJECT_REFERENCE_MASK),
-    checked(str(r.apiVersion), "apiVersion", isQualifiedName),
+    checked(str(r.apiVersion), "apiVersion", labelKey),
     checked(str(r.kind), "kind", isCIdentifier),
     checked(str(r.name), "name", isDNS1123Label),
   );
+}
+
+/** The label-key check of the release: validation.IsQualifiedName, or from serving v0.49.0 content.IsLabelKey's wording. */
+export function labelKeyValidator(profile: KnativeProfile): (v: string) => string[] {
+  return profile.labelKeyWording ? isLabelKey : isQualifiedName;
 }
 
 /** `net.ProtocolType.Validate`: `http1` or `h2c`; path relative to the field. */

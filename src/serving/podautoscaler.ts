@@ -9,7 +9,7 @@ import type { RequestContext } from "./context.js";
 import { isGoZero, isInt64 } from "./field-mask.js";
 import { asObject, ensureObject, metadataOf, type KObject } from "./kobject.js";
 import { validateObjectMetadata } from "./object-metadata.js";
-import { validateNamespacedObjectReference, validateProtocolType } from "./object-reference.js";
+import { labelKeyValidator, validateNamespacedObjectReference, validateProtocolType } from "./object-reference.js";
 import { validateContainerConcurrency } from "./podspec.js";
 
 const CLASS_ANNOTATION = "autoscaling.knative.dev/class";
@@ -42,7 +42,7 @@ function validateSpec(spec: KObject | undefined, ctx: RequestContext): FieldErro
   if (spec === undefined || isGoZero(spec, SPEC_TYPE, true)) return errMissingField(CURRENT_FIELD);
   const cc = isInt64(spec.containerConcurrency) ? spec.containerConcurrency : 0;
   return also(
-    validateNamespacedObjectReference(asObject(spec.scaleTargetRef))?.viaField("scaleTargetRef"),
+    validateNamespacedObjectReference(asObject(spec.scaleTargetRef), labelKeyValidator(ctx.config.profile))?.viaField("scaleTargetRef"),
     validateContainerConcurrency(cc, ctx.config.admission.defaults)?.viaField("containerConcurrency"),
     validateProtocolType(spec.protocolType)?.viaField("protocolType"),
   );

@@ -2,6 +2,7 @@
  * Route (serving.knative.dev/v1): defaults and validation (docs/knative-behavior.md#route), as serving's
  * `route_defaults.go` and `route_validation.go` at v0.44.2.
  */
+import { labelKeyValidator } from "./object-reference.js";
 import { also, type FieldError } from "../apis/field-error.js";
 import { validateRolloutDuration } from "./annotations.js";
 import type { RequestContext } from "./context.js";
@@ -32,7 +33,7 @@ export function validateRoute(route: KObject, ctx: RequestContext): FieldError |
     validateOwnerLabel(meta, SERVICE_LABEL, "Service")?.viaField("labels"),
     validateRolloutDuration(meta),
   )?.viaField("metadata");
-  errs = also(errs, validateTraffic(asObject(route.spec) ?? {}, { serviceContext: false })?.viaField("spec"));
+  errs = also(errs, validateTraffic(asObject(route.spec) ?? {}, { serviceContext: false, labelKey: labelKeyValidator(ctx.config.profile) })?.viaField("spec"));
   if (ctx.operation === "UPDATE" && !hasOwnerReferences(route)) {
     errs = also(errs, validateCreatorAndModifier(oldObjectOf(ctx.oldObject) ?? {}, route, ctx));
   }

@@ -5,16 +5,17 @@
 import { also, errInvalidValue, errMissingField, type FieldError, CURRENT_FIELD } from "../apis/field-error.js";
 import { goTypeOf } from "../apis/knative-types.js";
 import { isGoZero } from "./field-mask.js";
+import type { RequestContext } from "./context.js";
 import { asObject, type KObject } from "./kobject.js";
-import { validateNamespacedObjectReference, validateProtocolType } from "./object-reference.js";
+import { labelKeyValidator, validateNamespacedObjectReference, validateProtocolType } from "./object-reference.js";
 
 const SPEC_TYPE = goTypeOf("networking.ServerlessServiceSpec");
 
-export function validateServerlessService(sks: KObject): FieldError | undefined {
-  return validateSpec(asObject(sks.spec))?.viaField("spec");
+export function validateServerlessService(sks: KObject, ctx?: RequestContext): FieldError | undefined {
+  return validateSpec(asObject(sks.spec), ctx === undefined ? undefined : labelKeyValidator(ctx.config.profile))?.viaField("spec");
 }
 
-function validateSpec(spec: KObject | undefined): FieldError | undefined {
+function validateSpec(spec: KObject | undefined, labelKey: ((v: string) => string[]) | undefined): FieldError | undefined {
   if (spec === undefined || isGoZero(spec, SPEC_TYPE, true)) return errMissingField(CURRENT_FIELD);
   let errs: FieldError | undefined;
   const mode = typeof spec.mode === "string" ? spec.mode : "";
@@ -24,7 +25,7 @@ function validateSpec(spec: KObject | undefined): FieldError | undefined {
   if (activators < 0) errs = also(errs, errInvalidValue(activators, "numActivators"));
   return also(
     errs,
-    validateNamespacedObjectReference(asObject(spec.objectRef))?.viaField("objectRef"),
+    validateNamespacedObjectReference(asObject(spec.objectRef), labelKey)?.viaField("objectRef"),
     validateProtocolType(spec.protocolType)?.viaField("protocolType"),
   );
 }

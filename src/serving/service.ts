@@ -3,6 +3,7 @@
  * serving's
  * `service_defaults.go` and `service_validation.go` at v0.44.2.
  */
+import { labelKeyValidator } from "./object-reference.js";
 import { also, type FieldError } from "../apis/field-error.js";
 import { validateRolloutDuration } from "./annotations.js";
 import { isInStatusUpdate, type RequestContext } from "./context.js";
@@ -37,7 +38,7 @@ export function validateService(svc: KObject, ctx: RequestContext): FieldError |
     errs = also(
       errs,
       validateRevisionTemplate(asObject(spec.template), meta, ctx)?.viaField("spec.template"),
-      validateTraffic(spec, { serviceContext: true })?.viaField("spec"),
+      validateTraffic(spec, { serviceContext: true, labelKey: labelKeyValidator(ctx.config.profile) })?.viaField("spec"),
     );
   }
   if (ctx.operation === "UPDATE") {

@@ -14,6 +14,8 @@ export interface TrafficOptions {
    * so `configurationName` is disallowed and a target may name neither a revision nor a configuration.
    */
   readonly serviceContext: boolean;
+  /** How a target's revision or configuration name is checked (validation.IsQualifiedName, or IsLabelKey's wording). */
+  readonly labelKey?: (v: string) => string[];
 }
 
 /** `spec.traffic` rules; paths start with `traffic` (the caller adds `spec`). */
@@ -27,7 +29,7 @@ export function validateTraffic(spec: Record<string, unknown>, opts: TrafficOpti
 
   for (let i = 0; i < traffic.length; i++) {
     const target = asRecord(traffic[i]);
-    errs = also(errs, validateTarget(target, opts.serviceContext)?.viaIndex(i));
+    errs = also(errs, validateTarget(target, opts.serviceContext, opts.labelKey ?? isQualifiedName)?.viaIndex(i));
 
     const percent = target?.percent;
     if (typeof percent === "bigint") {
@@ -61,7 +63,7 @@ export function validateTraffic(spec: Record<string, unknown>, opts: TrafficOpti
 }
 
 /** `TrafficTarget.Validate` within a spec. */
-function validateTarget(target: Record<string, unknown> | undefined, serviceContext: boolean): FieldError | undefined {
+function validateTarget(target: Record<string, unknown> | undefined, serviceContext: boolean, labelKey: (v: string) => string[]): FieldError | undefined {
   const revisionName = stringField(target, "revisionName");
   const configurationName = stringField(target, "configurationName");
   const tag = stringField(target, "tag");
@@ -76,7 +78,7 @@ function validateTarget(target: Record<string, unknown> | undefined, serviceCont
     );
   }
 
-  errs = also(errs, validateReference(revisionName, configurationName, serviceContext));
+  errs = also(errs, validateReference(revisionName, configurationName, serviceContext, labelKey));
 
   const percent = target?.percent;
   if (isInt64(percent) && (percent < 0 || percent > 100)) {
@@ -92,15 +94,15 @@ function validateTarget(target: Record<string, unknown> | undefined, serviceCont
   return errs;
 }
 
-function validateReference(revisionName: string, configurationName: string, serviceContext: boolean): FieldError | undefined {
+function validateReference(revisionName: string, configurationName: string, serviceContext: boolean, labelKey: (v: string) => string[]): FieldError | undefined {
   if (serviceContext && configurationName !== "") return errDisallowedFields("configurationName");
   if (revisionName !== "" && configurationName !== "") return errMultipleOneOf("revisionName", "configurationName");
   if (revisionName !== "") {
-    const msgs = isQualifiedName(revisionName);
+    const msgs = labelKey(revisionName);
     return msgs.length > 0 ? errInvalidKeyName(revisionName, "revisionName", ...msgs) : undefined;
   }
   if (configurationName !== "") {
-    const msgs = isQualifiedName(configurationName);
+    const msgs = labelKey(configurationName);
     return msgs.length > 0 ? errInvalidKeyName(configurationName, "configurationName", ...msgs) : undefined;
   }
   if (serviceContext) return undefined;

@@ -6,6 +6,7 @@ import {
   isDNS1123Label,
   isDNS1123Subdomain,
   isFullyQualifiedDomainName,
+  isLabelKey,
   isQualifiedName,
   nameIsDNS1035Label,
   utf8ByteLength,
@@ -281,5 +282,16 @@ describe("utf8ByteLength", () => {
     ["\uDC00x", 4],
   ] as const)("counts %j as %i bytes", (s, n) => {
     expect(utf8ByteLength(s)).toBe(n);
+  });
+});
+
+describe("isLabelKey (apimachinery v0.35 content.IsLabelKey's wording)", () => {
+  it("words what IsQualifiedName says as a label key, and counts the parts in bytes", () => {
+    expect(isLabelKey("a/b/c")[0]?.startsWith("a valid label key must consist of alphanumeric characters")).toBe(true);
+    expect(isLabelKey("r".repeat(64))).toEqual(["name part must be no more than 63 bytes"]);
+    expect(isLabelKey(`${"p".repeat(254)}/web`)).toEqual(["prefix part must be no more than 253 bytes"]);
+    expect(isLabelKey("example.com/web-00001")).toEqual([]);
+    // The other messages are IsQualifiedName's.
+    expect(isLabelKey("-x")).toEqual(isQualifiedName("-x"));
   });
 });

@@ -147,6 +147,21 @@ export function isQualifiedName(v: string): string[] {
   return errs;
 }
 
+/**
+ * apimachinery v0.35's `content.IsLabelKey`, which replaced IsQualifiedName in the validators Knative calls from
+ * serving v0.49.0: the same rules, worded "a valid label key" and counting the parts' lengths in bytes
+ * (k8s.io/apimachinery pkg/api/validate/content/kube.go: IsLabelKey).
+ */
+export function isLabelKey(v: string): string[] {
+  return isQualifiedName(v).map((msg) =>
+    msg === QUALIFIED_NAME_MSG
+      ? "a valid label key" + msg.slice("a qualified name".length)
+      : msg === NAME_PART_MAX_MSG || msg === PREFIX_PART + SUBDOMAIN_MAX_MSG
+        ? msg.replace(/ characters$/, " bytes")
+        : msg,
+  );
+}
+
 export function isCIdentifier(v: string): string[] {
   return C_IDENTIFIER_RE.test(v) ? [] : [C_IDENTIFIER_MSG];
 }
