@@ -13,6 +13,30 @@
 import type { NamedTypeTable, StructTable } from "../go/encoding/json/types.js";
 
 export const k8sStructs: StructTable = {
+  // Fields of later k8s.io/api releases (v0.32–v0.36), known only to the Knative releases built with them:
+  // config/profile.ts `unknownK8sFields` says which release lacks which (k8s.io/api core/v1/types.go).
+  "core.ContainerRestartRule": [
+    "action string omitempty",
+    "exitCodes *core.ContainerRestartRuleOnExitCodes omitempty",
+  ],
+  "core.ContainerRestartRuleOnExitCodes": [
+    "operator string omitempty",
+    "values []int32 omitempty",
+  ],
+  "core.FileKeySelector": [
+    "volumeName string",
+    "path string",
+    "key string",
+    "optional *bool omitempty",
+  ],
+  "core.WorkloadReference": [
+    "name string",
+    "podGroup string",
+    "podGroupReplicaKey string omitempty",
+  ],
+  "core.PodSchedulingGroup": [
+    "podGroupName *string omitempty",
+  ],
   "meta.TypeMeta": [
     "kind string omitempty",
     "apiVersion string omitempty",
@@ -74,6 +98,10 @@ export const k8sStructs: StructTable = {
     "hostUsers *bool omitempty",
     "schedulingGates []core.PodSchedulingGate omitempty",
     "resourceClaims []core.PodResourceClaim omitempty",
+    "resources *core.ResourceRequirements omitempty",
+    "hostnameOverride *string omitempty",
+    "workloadRef *core.WorkloadReference omitempty",
+    "schedulingGroup *core.PodSchedulingGroup omitempty",
   ],
   "core.ObjectReference": [
     "kind string omitempty",
@@ -137,6 +165,7 @@ export const k8sStructs: StructTable = {
     "stdin bool omitempty",
     "stdinOnce bool omitempty",
     "tty bool omitempty",
+    "restartPolicyRules []core.ContainerRestartRule omitempty",
   ],
   "core.EphemeralContainer": [
     "^ core.EphemeralContainerCommon",
@@ -155,6 +184,7 @@ export const k8sStructs: StructTable = {
     "fsGroupChangePolicy *core.PodFSGroupChangePolicy omitempty",
     "seccompProfile *core.SeccompProfile omitempty",
     "appArmorProfile *core.AppArmorProfile omitempty",
+    "seLinuxChangePolicy *string omitempty",
   ],
   "core.LocalObjectReference": [
     "name string omitempty",
@@ -287,6 +317,7 @@ export const k8sStructs: StructTable = {
   "core.Lifecycle": [
     "postStart *core.LifecycleHandler omitempty",
     "preStop *core.LifecycleHandler omitempty",
+    "stopSignal *string omitempty",
   ],
   "core.SecurityContext": [
     "capabilities *core.Capabilities omitempty",
@@ -568,6 +599,7 @@ export const k8sStructs: StructTable = {
     "resourceFieldRef *core.ResourceFieldSelector omitempty",
     "configMapKeyRef *core.ConfigMapKeySelector omitempty",
     "secretKeyRef *core.SecretKeySelector omitempty",
+    "fileKeyRef *core.FileKeySelector omitempty",
   ],
   "core.ResourceClaim": [
     "name string",

@@ -56,6 +56,12 @@ export interface KnativeProfile {
    * k8s.io/apimachinery v0.35's content.IsLabelKey (serving v0.49.0) instead of validation.IsQualifiedName.
    */
   readonly labelKeyWording: boolean;
+  /**
+   * Fields of the Kubernetes types (src/apis/k8s-types.ts, the union of the k8s.io/api releases Knative builds
+   * with) that the release's k8s.io/api does not have: its webhook's round trip drops them (a `remove` in the
+   * patch) and its field masks never see them. Keyed by type expression, JSON names.
+   */
+  readonly unknownK8sFields: Readonly<Record<string, readonly string[]>>;
 }
 
 export interface ProbeRules {
@@ -173,10 +179,23 @@ const TEMPLATE_NETWORKING_ANNOTATIONS: readonly string[] = Object.freeze([
 const PROBES_1_17: ProbeRules = Object.freeze({ terminationGracePeriodSeconds: false, validateStartupProbes: false });
 const PROBES_1_23: ProbeRules = Object.freeze({ terminationGracePeriodSeconds: true, validateStartupProbes: true });
 
+/** k8s.io/api v0.31 (serving v0.44.2): none of the fields added by Kubernetes 1.32–1.36. */
+const UNKNOWN_K8S_FIELDS_1_17 = Object.freeze({
+  "core.PodSpec": ["resources", "hostnameOverride", "workloadRef", "schedulingGroup"],
+  "core.Container": ["restartPolicyRules"],
+  "core.EnvVarSource": ["fileKeyRef"],
+  "core.PodSecurityContext": ["seLinuxChangePolicy"],
+  "core.Lifecycle": ["stopSignal"],
+});
+/** k8s.io/api v0.34 (serving v0.50.0): PodSpec.schedulingGroup is Kubernetes 1.36's. */
+const UNKNOWN_K8S_FIELDS_1_23 = Object.freeze({ "core.PodSpec": ["schedulingGroup"] });
+/** k8s.io/api v0.36 (serving v0.51.0): PodSpec.workloadRef is gone again (replaced by schedulingGroup). */
+const UNKNOWN_K8S_FIELDS_1_24 = Object.freeze({ "core.PodSpec": ["workloadRef"] });
+
 export const PROFILES: Readonly<Record<KnativeVersion, KnativeProfile>> = Object.freeze({
-  "1.17": Object.freeze({ version: "1.17", servingModule: "knative.dev/serving v0.44.2", bodyTooLargeStatus: 413, unvalidatedConfigMaps: [], volumes: VOLUMES_1_17, securePodDefaults: SECURE_POD_DEFAULTS_1_17, configMapParse: CONFIGMAP_PARSE_1_17, observabilitySchema: "opencensus", deploymentBoolKeys: [], probes: PROBES_1_17, labelKeyWording: false }),
-  "1.23": Object.freeze({ version: "1.23", servingModule: "knative.dev/serving v0.50.0", bodyTooLargeStatus: 400, unvalidatedConfigMaps: ["config-tracing"], volumes: VOLUMES_1_23, securePodDefaults: SECURE_POD_DEFAULTS_1_20, configMapParse: CONFIGMAP_PARSE_1_19, observabilitySchema: "opentelemetry", deploymentBoolKeys: ["pod-is-always-schedulable"], templateNetworkingAnnotations: TEMPLATE_NETWORKING_ANNOTATIONS, probes: PROBES_1_23, labelKeyWording: true }),
-  "1.24": Object.freeze({ version: "1.24", servingModule: "knative.dev/serving v0.51.0", bodyTooLargeStatus: 400, unvalidatedConfigMaps: ["config-tracing"], volumes: VOLUMES_1_23, securePodDefaults: SECURE_POD_DEFAULTS_1_20, configMapParse: CONFIGMAP_PARSE_1_19, observabilitySchema: "opentelemetry", deploymentBoolKeys: ["pod-is-always-schedulable"], templateNetworkingAnnotations: TEMPLATE_NETWORKING_ANNOTATIONS, probes: PROBES_1_23, labelKeyWording: true }),
+  "1.17": Object.freeze({ version: "1.17", servingModule: "knative.dev/serving v0.44.2", bodyTooLargeStatus: 413, unvalidatedConfigMaps: [], volumes: VOLUMES_1_17, securePodDefaults: SECURE_POD_DEFAULTS_1_17, configMapParse: CONFIGMAP_PARSE_1_17, observabilitySchema: "opencensus", deploymentBoolKeys: [], probes: PROBES_1_17, labelKeyWording: false, unknownK8sFields: UNKNOWN_K8S_FIELDS_1_17 }),
+  "1.23": Object.freeze({ version: "1.23", servingModule: "knative.dev/serving v0.50.0", bodyTooLargeStatus: 400, unvalidatedConfigMaps: ["config-tracing"], volumes: VOLUMES_1_23, securePodDefaults: SECURE_POD_DEFAULTS_1_20, configMapParse: CONFIGMAP_PARSE_1_19, observabilitySchema: "opentelemetry", deploymentBoolKeys: ["pod-is-always-schedulable"], templateNetworkingAnnotations: TEMPLATE_NETWORKING_ANNOTATIONS, probes: PROBES_1_23, labelKeyWording: true, unknownK8sFields: UNKNOWN_K8S_FIELDS_1_23 }),
+  "1.24": Object.freeze({ version: "1.24", servingModule: "knative.dev/serving v0.51.0", bodyTooLargeStatus: 400, unvalidatedConfigMaps: ["config-tracing"], volumes: VOLUMES_1_23, securePodDefaults: SECURE_POD_DEFAULTS_1_20, configMapParse: CONFIGMAP_PARSE_1_19, observabilitySchema: "opentelemetry", deploymentBoolKeys: ["pod-is-always-schedulable"], templateNetworkingAnnotations: TEMPLATE_NETWORKING_ANNOTATIONS, probes: PROBES_1_23, labelKeyWording: true, unknownK8sFields: UNKNOWN_K8S_FIELDS_1_24 }),
 });
 
 /**

@@ -19,7 +19,7 @@
  * fresh, so callers may mutate it.
  */
 import { QUANTITY_FORMAT_ERROR, formatQuantity, parseQuantity } from "../../apimachinery/quantity.js";
-import type { GoType, MapType, SliceType, StructType } from "./types.js";
+import type { GoField, GoType, MapType, SliceType, StructType } from "./types.js";
 import { asciiUpper } from "./types.js";
 import { decodeStdBase64 } from "../base64/base64.js";
 import { goString, goTrimSpace, hasGoStrings } from "./go-strings.js";
@@ -59,9 +59,11 @@ interface DecodeState {
   readonly fields: string[];
   /** Go ≥ 1.24: FieldStack also names the embedded structs a promoted field is reached through. */
   embeddedNames: boolean;
+  /** DecodeOptions.hiddenFields. */
+  hidden: ReadonlySet<GoField> | undefined;
 }
 
-const state: DecodeState = { savedError: undefined, tracking: false, checkStrings: true, struct: undefined, fields: [], embeddedNames: false };
+const state: DecodeState = { savedError: undefined, tracking: false, checkStrings: true, struct: undefined, fields: [], embeddedNames: false, hidden: undefined };
 
 /**
  * Decodes `value` (the output of JSON.parse, or of decodeFirstJsonValue: integer literals JSON.parse would round
@@ -77,11 +79,18 @@ export interface DecodeOptions {
    * (Knative 1.17) leave them out.
    */
   readonly embeddedFieldNames?: boolean;
+  /**
+   * Fields to treat as absent from their types (and from every struct that embeds them), as an older version of
+   * the Go type would (json.Unmarshal skips unknown members): the type tables hold the union of several k8s.io/api
+   * releases.
+   */
+  readonly hiddenFields?: ReadonlySet<GoField>;
 }
 
 export function decodeGo(type: GoType, value: unknown, options: DecodeOptions = {}): GoDecodeResult {
   state.checkStrings = !hasGoStrings(value);
   state.embeddedNames = options.embeddedFieldNames === true;
+  state.hidden = options.hiddenFields;
   const untracked = decodeOnce(type, value, false);
   return untracked ?? (decodeOnce(type, value, true) as GoDecodeResult);
 }
@@ -255,6 +264,7 @@ function decodeStruct(t: StructType, v: JsonObject, cur: unknown): JsonObject {
       f = t.folded.get(folded);
       if (f === undefined) continue;
     }
+    if (state.hidden?.has(f) === true) continue;
     if (tracking) {
       state.struct = t.shortName;
       if (state.embeddedNames) {
