@@ -169,7 +169,8 @@ export async function ensureBuilt(release, { quiet = false } = {}) {
     const out = join(cacheRoot(), release);
     mkdirSync(out, { recursive: true });
     const tmp = join(out, `.knative-reference.${process.pid}`);
-    log(`${release}: building knative.dev/serving ${rel.serving} with ${version} into ${out} (the first build downloads modules and takes minutes)`);
+    const first = readBuildInfo(release) === undefined ? " (the first build downloads modules and takes minutes)" : "";
+    log(`${release}: building knative.dev/serving ${rel.serving} with ${version} into ${out}${first}`);
     const started = Date.now();
     const ticker = setInterval(() => log(`${release}: still building (${Math.round((Date.now() - started) / 1000)} s)`), 30_000);
     try {

@@ -24,12 +24,23 @@ import (
 const maxLine = 256 << 20
 
 // answerLine is one output line: `{name, httpStatus, review}` when Knative answered 200 with a JSON body (an
-// AdmissionReview), `{name, httpStatus, body}` otherwise; `{line, error}` for an input line that is not a request.
+// AdmissionReview), `{name, httpStatus, body}` otherwise, `{name, httpStatus: 0, body: "", panic}` when the handler
+// panicked; `{line, error}` for an input line that is not a request.
 type answerLine struct {
 	Name       json.RawMessage `json:"name"`
 	HTTPStatus int             `json:"httpStatus"`
 	Review     json.RawMessage `json:"review,omitempty"`
 	Body       *string         `json:"body,omitempty"`
+	// Panic is set when Knative's handler panicked instead of answering (httpStatus 0): net/http would have
+	// dropped the connection.
+	Panic *string `json:"panic,omitempty"`
+}
+
+// serve runs the handler as net/http's server does, recovering a panic (returned) instead of dying.
+func serve(handler http.Handler, w http.ResponseWriter, r *http.Request) (recovered any) {
+	defer func() { recovered = recover() }()
+	handler.ServeHTTP(w, r)
+	return nil
 }
 
 type badLine struct {
@@ -151,7 +162,13 @@ func answerOne(handler http.Handler, text []byte) (*answerLine, error) {
 	}
 
 	rec := httptest.NewRecorder()
-	handler.ServeHTTP(rec, req)
+	if p := serve(handler, rec, req); p != nil {
+		// Knative's handler crashed (e.g. an AdmissionReview without request): a server recovers, logs the panic and
+		// drops the connection without an answer. Written as status 0, no body, and the panic.
+		empty := ""
+		msg := fmt.Sprint(p)
+		return &answerLine{Name: name, HTTPStatus: 0, Body: &empty, Panic: &msg}, nil
+	}
 	res := rec.Result()
 	got := rec.Body.Bytes()
 	if res.StatusCode == http.StatusOK {

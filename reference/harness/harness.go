@@ -21,6 +21,8 @@ import (
 	"os"
 	"sync"
 
+	"go.uber.org/zap"
+	"go.uber.org/zap/zapcore"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -126,9 +128,24 @@ func (s *RequestStores) storeFor(header string) (ContextDecorator, error) {
 	if len(s.stores) >= maxStores {
 		s.stores = map[string]ContextDecorator{}
 	}
-	store := s.newStore(s.ctx, fixedConfigMaps{data: configs, namespace: system.Namespace()})
+	store, err := s.build(configs)
+	if err != nil {
+		return nil, err
+	}
 	s.stores[key] = store
 	return store, nil
+}
+
+// build makes a store for one set of ConfigMaps. A ConfigMap the store cannot parse is a fatal error in Knative
+// (UntypedStore.OnConfigChanged: the webhook exits at startup); here it fails the request instead of the process.
+func (s *RequestStores) build(configs map[string]map[string]string) (store ContextDecorator, err error) {
+	logger := logging.FromContext(s.ctx).Desugar().WithOptions(zap.WithFatalHook(zapcore.WriteThenPanic)).Sugar()
+	defer func() {
+		if p := recover(); p != nil {
+			store, err = nil, fmt.Errorf("Knative would not start with these ConfigMaps: %v", p)
+		}
+	}()
+	return s.newStore(logging.WithLogger(s.ctx, logger), fixedConfigMaps{data: configs, namespace: system.Namespace()}), nil
 }
 
 // fixedConfigMaps is a configmap.Watcher over one request's ConfigMaps: a listed one has exactly the given data,
