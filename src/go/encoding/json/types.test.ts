@@ -1,3 +1,4 @@
+import { PROFILES } from "../../../config/profile.js";
 import { describe, expect, it } from "vitest";
 import { GoTypeRegistry, type StructType } from "./types.js";
 import { goTypeOf } from "../../../apis/knative-types.js";
@@ -64,15 +65,18 @@ describe("GoTypeRegistry", () => {
   });
 });
 
-describe("the Kubernetes v1.31 model", () => {
-  it("has every PodSpec field of k8s.io/api v0.31 and none added later", () => {
+describe("the Kubernetes model (the union of the k8s.io/api releases the profiles build with)", () => {
+  it("has every PodSpec field of k8s.io/api v0.31, and the later ones Knative 1.17's profile hides", () => {
     const podSpec = struct(goTypeOf("core.PodSpec"));
     const names = podSpec.fields.map((f) => f.name);
     expect(names).toContain("resourceClaims");
     expect(names).toContain("schedulingGates");
     expect(names).toContain("hostUsers");
-    expect(names).not.toContain("resources"); // pod-level resources arrived in v1.32
-    expect(names).toHaveLength(39);
+    const later = PROFILES["1.17"].unknownK8sFields["core.PodSpec"] ?? [];
+    // pod-level resources (v1.32), hostnameOverride (v1.34), workloadRef (v1.35), schedulingGroup (v1.36)
+    expect(later).toEqual(["resources", "hostnameOverride", "workloadRef", "schedulingGroup"]);
+    for (const name of later) expect(names).toContain(name);
+    expect(names.filter((n) => !later.includes(n))).toHaveLength(39);
   });
 
   it("inlines PodSpec into RevisionSpec with Knative's own fields after it", () => {
