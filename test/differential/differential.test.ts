@@ -1,0 +1,282 @@
+/**
+ * Differential testing against Knative's own webhook (`npm run test:differential`, opt-in; issue [11]). For each
+ * release, fast-check generates cases from the release's public vectors (test/differential/cases.ts: mutated,
+ * grafted, other configs, operations and paths), sends each to Knative (reference/, batch mode) and to Duckbill (in
+ * process, admitBatch), and judges Duckbill's answer against Knative's with the conformance rules
+ * (test/conformance/compare.ts, Knative's answer taking the place of `expect`). Mismatches are grouped by a
+ * signature (the referee's reason without numbers); the first case of each group is shrunk and printed as a
+ * ready vector line. Cases Knative's handler crashes on are counted, not compared.
+ *
+ *   DIFF_RUNS=100000 DIFF_SEED=7 RELEASE=1.24 npm run test:differential
+ *
+ * DIFF_RUNS cases per release (default 10,000: about 5 s each), DIFF_SEED (default 20261126), RELEASE (comma-separated), DIFF_SHRINK
+ * (groups shrunk, default 25), DIFF_OUT (a directory: every mismatch and the shrunk ones as JSON lines).
+ * Differences that are known and explained are listed in test/conformance/known-differences.md; the suite fails on
+ * any other.
+ */
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ensureBuilt, type KnativeRelease } from "../../scripts/reference-build.mjs";
+import { PROFILES } from "../../src/config/profile.js";
+import { judge, type Answer, type Vector } from "../conformance/compare.js";
+import { PatchError } from "../conformance/json-patch.js";
+import { CONFORMANCE_DIR, RELEASES } from "../conformance/paths.js";
+import { duckbillAnswerer, expectFrom, ReferenceProcess } from "./answerers.js";
+import { buildCase, buildPools, planArb, smaller, type Case, type Plan } from "./cases.js";
+
+const RUNS = Number(process.env.DIFF_RUNS ?? 10000);
+const SEED = Number(process.env.DIFF_SEED ?? 20261126);
+const SHRINK_GROUPS = Number(process.env.DIFF_SHRINK ?? 25);
+const ONLY = process.env.RELEASE?.split(",").map((s) => s.trim());
+const OUT = process.env.DIFF_OUT;
+const CHUNK = 64;
+const SHRINK_ATTEMPTS = 1500;
+/** How many more times Knative is asked when Duckbill's answer differs from its first. */
+const KNATIVE_RETRIES = 6;
+
+function readVectors(dir: string): Vector[] {
+  const out: Vector[] = [];
+  for (const f of readdirSync(dir).filter((n) => n.endsWith(".jsonl")).sort()) {
+    for (const line of readFileSync(join(dir, f), "utf8").split("\n")) if (line.trim() !== "") out.push(JSON.parse(line) as Vector);
+  }
+  return out;
+}
+
+/** A row of known-differences.md's table: a mismatch whose summary matches `pattern` in one of `releases` is known. */
+export interface KnownDifference {
+  readonly id: string;
+  readonly releases: readonly string[];
+  readonly pattern: RegExp;
+}
+
+/**
+ * The table rows of test/conformance/known-differences.md: `| id | releases | \`regex\` | why |`, `\|` standing
+ * for `|` inside a cell (GitHub's table syntax), releases `*` or comma-separated.
+ */
+export function knownDifferences(text: string): KnownDifference[] {
+  const out: KnownDifference[] = [];
+  for (const line of text.split("\n")) {
+    if (!line.startsWith("| `")) continue;
+    const cells = line
+      .split(/(?<!\\)\|/)
+      .slice(1, -1)
+      .map((c) => c.trim().replaceAll("\\|", "|"));
+    const [id, releases, pattern] = cells.map((c) => c.replace(/^`|`$/g, ""));
+    if (id === undefined || releases === undefined || pattern === undefined) continue;
+    out.push({ id, releases: releases.split(",").map((r) => r.trim()), pattern: new RegExp(pattern) });
+  }
+  return out;
+}
+
+function blur(s: string): string {
+  return s.replace(/\d+/g, "N");
+}
+
+/** The text around the first character where got and want part, numbers blurred. */
+function where(got: string, want: string): string {
+  let l = 0;
+  while (l < got.length && l < want.length && got[l] === want[l]) l++;
+  const around = (t: string): string => blur(t.slice(Math.max(0, l - 30), l + 30));
+  return `want …${around(want)}… got …${around(got)}…`;
+}
+
+function said(a: { httpStatus?: unknown; body?: unknown; review?: unknown; response?: unknown } | undefined, patched?: string): string {
+  if (a === undefined) return "";
+  const resp = (a.response ?? (a.review as { response?: unknown } | undefined)?.response) as { allowed?: unknown; status?: { message?: unknown } } | undefined;
+  if (a.httpStatus !== 200 || resp === undefined) return `${String(a.httpStatus)} ${String(a.body ?? "").trim()}`;
+  if (resp.allowed === true) return `200 allowed${patched ?? ""}`;
+  return `200 denied: ${String(resp.status?.message ?? "")}`;
+}
+
+/** What a mismatch is matched against in known-differences.md: its signature, both answers, the input line. */
+export function summary(sig: string, reason: string, exp: Vector["expect"] | undefined, duck: Answer, line: Record<string, unknown>): string {
+  const { name: _name, ...input } = line;
+  return `${sig}\nreason: ${reason}\nknative: ${said(exp)}\nduckbill: ${said(duck)}\ninput: ${JSON.stringify(input).slice(0, 4000)}`;
+}
+
+/** What Knative answered, in short: the body, or the denial message. */
+function knativeSaid(exp: Vector["expect"] | undefined): string {
+  if (exp === undefined) return "";
+  const status = (exp.response as { status?: { message?: unknown } } | undefined)?.status;
+  const text = exp.body ?? (typeof status?.message === "string" ? status.message : "allowed");
+  return blur(text).slice(0, 110);
+}
+
+/**
+ * A mismatch's group: `<path> <detail>`, the detail saying what differs and where, numbers blurred: for httpStatus
+ * and allowed/denied, the two verdicts and what Knative said; for `X <got>, want <want>` reasons, the field and the
+ * text around the first character where got and want part; for patched objects, the JSON path.
+ */
+export function signature(line: Record<string, unknown>, reason: string, exp?: Vector["expect"]): string {
+  const path = String(line.path);
+  const status = /^httpStatus (\S+), want (\S+)$/.exec(reason);
+  if (status !== null) return `${path} httpStatus ${status[1]}, want ${status[2]}: ${knativeSaid(exp)}`;
+  if (reason.startsWith("allowed, want denied")) return `${path} allowed, want denied: ${knativeSaid(exp)}`;
+  if (reason.startsWith("denied (")) return `${path} denied, want allowed: ${blur(reason.slice(8, 118))}`;
+  const at = /^(patched object differs at|unexpected patch changes the object at) (\S+?):/.exec(reason);
+  if (at !== null) return `${path} ${at[1]} ${(at[2] as string).replace(/\/\d+/g, "/N")}`;
+  const m = /^([a-zA-Z.]+) ('(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"|\[.*\]|\S+), want ('(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"|\[.*\]|.+)$/s.exec(reason);
+  if (m !== null) return `${path} ${m[1] as string}: ${where(m[2] as string, m[3] as string)}`;
+  return `${path} ${blur(reason).slice(0, 140)}`;
+}
+
+interface Outcome {
+  /** The referee's reason when Duckbill's answer differs; undefined when it conforms or there is nothing to compare. */
+  readonly reason: string | undefined;
+  /** Knative's handler panicked (no answer), or its JSON Patch does not apply to the object (e.g. "metadata": null,
+   * which Go decodes as an empty ObjectMeta: the API server would reject it): nothing to compare with. */
+  readonly skipped?: "knative-crashed" | "knative-bad-patch" | "knative-nondeterministic";
+  readonly expect?: Vector["expect"];
+  readonly duckbill?: Answer;
+  /** The mismatch's group and the text known-differences.md's patterns are matched against. */
+  readonly signature?: string;
+  readonly summary?: string;
+}
+
+async function compare(line: Record<string, unknown>, ref: ReferenceProcess, duck: (t: string) => Promise<Answer>): Promise<Outcome> {
+  const text = JSON.stringify(line);
+  const [k, d] = await Promise.all([ref.ask(text), duck(text)]);
+  let exp: Vector["expect"] | undefined;
+  try {
+    exp = expectFrom(line, k);
+  } catch (e) {
+    if (e instanceof PatchError) return { reason: undefined, skipped: "knative-bad-patch" };
+    throw e;
+  }
+  if (exp === undefined) return { reason: undefined, skipped: "knative-crashed" };
+  // The referee checks response.uid against request.uid as the vectors spell it; Go matches JSON keys without regard
+  // to case, so for `"Uid": "x"` Knative answers uid "x". Duckbill must answer Knative's uid.
+  const knativeUid = (exp.response as { uid?: unknown } | undefined)?.uid;
+  let judged = line;
+  const request = (line.review as { request?: Record<string, unknown> } | undefined)?.request;
+  if (typeof knativeUid === "string" && request !== null && typeof request === "object" && request.uid !== knativeUid) {
+    judged = { ...line, review: { ...(line.review as object), request: { ...request, uid: knativeUid } } };
+  }
+  const reason = judge({ ...(judged as unknown as Vector), expect: exp }, d);
+  if (reason === undefined) return { reason, expect: exp, duckbill: d };
+  // Knative answers some inputs nondeterministically: with two invalid entries in config-logging or config-domain it
+  // reports whichever Go's randomised map order meets first. Ask again; one of its answers is as good as another.
+  for (let retry = 0; retry < KNATIVE_RETRIES; retry++) {
+    const again = await ref.ask(text);
+    if (JSON.stringify(again) === JSON.stringify(k)) continue;
+    let exp2: Vector["expect"] | undefined;
+    try {
+      exp2 = expectFrom(line, again);
+    } catch {
+      continue;
+    }
+    if (exp2 !== undefined && judge({ ...(judged as unknown as Vector), expect: exp2 }, d) === undefined) return { reason: undefined, skipped: "knative-nondeterministic" };
+  }
+  const sig = signature(line, reason, exp);
+  return { reason, expect: exp, duckbill: d, signature: sig, summary: summary(sig, reason, exp, d, line) };
+}
+
+/** Greedy shrinking: drop configs entries and review members while the mismatch keeps its signature and stays unknown. */
+async function shrink(line: Record<string, unknown>, keep: (o: Outcome) => boolean, ref: ReferenceProcess, duck: (t: string) => Promise<Answer>): Promise<{ line: Record<string, unknown>; outcome: Outcome }> {
+  let best = line;
+  let bestOutcome = await compare(best, ref, duck);
+  let attempts = 0;
+  for (let progress = true; progress && attempts < SHRINK_ATTEMPTS; ) {
+    progress = false;
+    for (const candidate of smaller(best)) {
+      if (++attempts > SHRINK_ATTEMPTS) break;
+      const o = await compare(candidate, ref, duck);
+      if (keep(o)) {
+        best = candidate;
+        bestOutcome = o;
+        progress = true;
+        break;
+      }
+    }
+  }
+  return { line: best, outcome: bestOutcome };
+}
+
+function readKnown(version: string): KnownDifference[] {
+  let text = "";
+  try {
+    text = readFileSync(join(CONFORMANCE_DIR, "known-differences.md"), "utf8");
+  } catch {
+    return [];
+  }
+  return knownDifferences(text).filter((k) => k.releases.includes("*") || k.releases.includes(version));
+}
+
+interface Group {
+  count: number;
+  readonly first: Case;
+  readonly index: number;
+  readonly summary: string;
+}
+
+for (const release of RELEASES) {
+  const version = release.version as KnativeRelease;
+  const dir = release.dir;
+  describe.skipIf(ONLY !== undefined && !ONLY.includes(version))(`Duckbill and Knative ${version}'s own webhook, on ${RUNS} generated cases`, () => {
+    let ref: ReferenceProcess;
+    let duck: (t: string) => Promise<Answer>;
+    let corpus: Vector[];
+
+    beforeAll(async () => {
+      corpus = readVectors(dir).filter((v) => v.review !== undefined);
+      ref = new ReferenceProcess(await ensureBuilt(version));
+      duck = duckbillAnswerer(PROFILES[version]);
+    });
+    afterAll(async () => ref?.close());
+
+    it("answers as Knative does, or as known-differences.md says", async () => {
+      const pools = buildPools(corpus);
+      const known = readKnown(version);
+      const classify = (summaryText: string): string | undefined => known.find((k) => k.pattern.test(summaryText))?.id;
+      const plans: Plan[] = fc.sample(planArb(corpus.length), { seed: SEED, numRuns: RUNS });
+      const knownCounts = new Map<string, Group>();
+      const unknown = new Map<string, Group>();
+      const skipped = { "knative-crashed": 0, "knative-bad-patch": 0, "knative-nondeterministic": 0 };
+      const started = performance.now();
+      for (let i = 0; i < plans.length; i += CHUNK) {
+        const cases = plans.slice(i, i + CHUNK).map((p, j) => buildCase(corpus, pools, p, `differential/${version}/${SEED}/${i + j}`));
+        const outcomes = await Promise.all(cases.map((c) => compare(c.line, ref, duck)));
+        outcomes.forEach((o, j) => {
+          if (o.skipped !== undefined) skipped[o.skipped]++;
+          if (o.reason === undefined || o.signature === undefined || o.summary === undefined) return;
+          const id = classify(o.summary);
+          const table = id === undefined ? unknown : knownCounts;
+          const key = id ?? o.signature;
+          const g = table.get(key);
+          if (g === undefined) table.set(key, { count: 1, first: cases[j] as Case, index: i + j, summary: o.summary });
+          else g.count++;
+        });
+      }
+      const seconds = (performance.now() - started) / 1000;
+      const total = (m: Map<string, Group>): number => [...m.values()].reduce((n, g) => n + g.count, 0);
+      const report: string[] = [
+        `differential ${version}: ${RUNS} cases (seed ${SEED}) in ${seconds.toFixed(1)} s; not compared: Knative crashed on ` +
+          `${skipped["knative-crashed"]}, answered ${skipped["knative-bad-patch"]} with a patch that does not apply; ` +
+          `Duckbill gave one of Knative's answers where Knative varies: ${skipped["knative-nondeterministic"]}; ` +
+          `${total(knownCounts)} known differences (${knownCounts.size} kinds), ${total(unknown)} unknown in ${unknown.size} groups`,
+      ];
+      for (const [id, g] of [...knownCounts].sort((a, b) => b[1].count - a[1].count)) report.push(`  ${String(g.count).padStart(6)}  known ${id}  (e.g. case ${g.index}: ${g.summary.split("\n")[0]})`);
+      const shrunkLines: string[] = [];
+      let shrunk = 0;
+      for (const [sig, g] of [...unknown].sort((a, b) => b[1].count - a[1].count)) {
+        report.push(`  ${String(g.count).padStart(6)}  NEW   ${sig}`);
+        report.push(`          first: case ${g.index}, from ${g.first.base}: ${g.first.description.join("; ")}`);
+        if (shrunk++ >= SHRINK_GROUPS) continue;
+        const s = await shrink(g.first.line, (o) => o.signature === sig && o.summary !== undefined && classify(o.summary) === undefined, ref, duck);
+        const vectorLine = JSON.stringify({ ...s.line, name: `differential/${version}/${g.index}`, expect: s.outcome.expect });
+        shrunkLines.push(vectorLine);
+        report.push(`          shrunk: ${vectorLine.length > 3000 ? `${vectorLine.slice(0, 3000)}…` : vectorLine}`);
+        report.push(`          ${(s.outcome.summary ?? "").split("\n").slice(1).join("\n          ")}`);
+      }
+      console.log(report.join("\n"));
+      if (OUT !== undefined) {
+        mkdirSync(OUT, { recursive: true });
+        writeFileSync(join(OUT, `shrunk-${version}.jsonl`), shrunkLines.join("\n") + (shrunkLines.length > 0 ? "\n" : ""));
+        writeFileSync(join(OUT, `report-${version}.txt`), report.join("\n") + "\n");
+      }
+      expect([...unknown].map(([sig, g]) => `${g.count}× ${sig}`)).toEqual([]);
+    });
+  });
+}
