@@ -1,7 +1,6 @@
 import { markGoStrings } from "../go/encoding/json/go-strings.js";
 import { decodeFirstJsonValue } from "../go/encoding/json/stream.js";
 import { DEFAULT_KNATIVE_VERSION, PROFILES, type KnativeProfile } from "../config/profile.js";
-import { toolchainOf } from "../config/toolchain.js";
 import { muxCleanPath } from "../go/net/http/clean-path.js";
 import { admitConfigMap } from "./config-validation.js";
 import { admitDefaulting } from "./defaulting.js";
@@ -77,7 +76,7 @@ export function contentTypeRejection(contentType: string | undefined): HttpAnswe
 export function redirectOfUncleanPath(path: string, profile: KnativeProfile): HttpAnswer | undefined {
   const clean = muxCleanPath(path);
   if (clean === path) return undefined;
-  return { status: toolchainOf(profile).cleanPathRedirectStatus, contentType: TEXT, body: "", location: clean };
+  return { status: profile.toolchain.cleanPathRedirectStatus, contentType: TEXT, body: "", location: clean };
 }
 
 export function unknownPathRejection(path: string): HttpAnswer {

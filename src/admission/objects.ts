@@ -3,7 +3,6 @@ import { goTypeOf, knativeTypes } from "../apis/knative-types.js";
 import type { GoField } from "../go/encoding/json/types.js";
 import { formatGvk } from "../apis/gvk.js";
 import type { KnativeProfile } from "../config/profile.js";
-import { toolchainOf } from "../config/toolchain.js";
 import type { KindRules, KObject } from "../serving/registry.js";
 
 const hiddenByProfile = new WeakMap<KnativeProfile, ReadonlySet<GoField>>();
@@ -39,7 +38,7 @@ export function decodeObject(rules: KindRules, raw: unknown, which: "new" | "old
   if (raw === undefined) return { ok: true, value: undefined };
   const type = knativeTypes.get(formatGvk(rules.gvk));
   if (type === undefined) return { ok: false, error: `unhandled kind: ${formatGvk(rules.gvk)}` };
-  const r = decodeGo(type, raw, { embeddedFieldNames: toolchainOf(profile).jsonEmbeddedFieldNames, hiddenFields: hiddenFieldsOf(profile) });
+  const r = decodeGo(type, raw, { embeddedFieldNames: profile.toolchain.jsonEmbeddedFieldNames, hiddenFields: hiddenFieldsOf(profile) });
   if (!r.ok) return { ok: false, error: `cannot decode incoming ${which} object: ${r.error}` };
   return { ok: true, value: r.value as KObject };
 }

@@ -62,6 +62,23 @@ export interface KnativeProfile {
    * patch) and its field masks never see them. Keyed by type expression, JSON names.
    */
   readonly unknownK8sFields: Readonly<Record<string, readonly string[]>>;
+  /** The Go toolchain the release's webhook was built with, where it shows in answers. */
+  readonly toolchain: Toolchain;
+}
+
+/**
+ * What of the Go toolchain shows in answers: Go 1.24's encoding/json names embedded structs in decode-error field
+ * paths (`spec.ConfigurationSpec.template.spec.PodSpec.containers`; golang/go src/encoding/json/decode.go
+ * `(*decodeState).object`), which 1.17's Go 1.23 did not.
+ */
+export interface Toolchain {
+  readonly go: string;
+  readonly jsonEmbeddedFieldNames: boolean;
+  /**
+   * The status of ServeMux's redirect of an unclean path (`//defaulting` → `/defaulting`): 301 until Go 1.26,
+   * 307 from it (golang/go src/net/http/server.go: ServeMux.Handler).
+   */
+  readonly cleanPathRedirectStatus: 301 | 307;
 }
 
 export interface ProbeRules {
@@ -192,10 +209,13 @@ const UNKNOWN_K8S_FIELDS_1_23 = Object.freeze({ "core.PodSpec": ["schedulingGrou
 /** k8s.io/api v0.36 (serving v0.51.0): PodSpec.workloadRef is gone again (replaced by schedulingGroup). */
 const UNKNOWN_K8S_FIELDS_1_24 = Object.freeze({ "core.PodSpec": ["workloadRef"] });
 
+const GO_1_23: Toolchain = Object.freeze({ go: "go1.23", jsonEmbeddedFieldNames: false, cleanPathRedirectStatus: 301 });
+const GO_1_26: Toolchain = Object.freeze({ go: "go1.26", jsonEmbeddedFieldNames: true, cleanPathRedirectStatus: 307 });
+
 export const PROFILES: Readonly<Record<KnativeVersion, KnativeProfile>> = Object.freeze({
-  "1.17": Object.freeze({ version: "1.17", servingModule: "knative.dev/serving v0.44.2", bodyTooLargeStatus: 413, unvalidatedConfigMaps: [], volumes: VOLUMES_1_17, securePodDefaults: SECURE_POD_DEFAULTS_1_17, configMapParse: CONFIGMAP_PARSE_1_17, observabilitySchema: "opencensus", deploymentBoolKeys: [], probes: PROBES_1_17, labelKeyWording: false, unknownK8sFields: UNKNOWN_K8S_FIELDS_1_17 }),
-  "1.23": Object.freeze({ version: "1.23", servingModule: "knative.dev/serving v0.50.0", bodyTooLargeStatus: 400, unvalidatedConfigMaps: ["config-tracing"], volumes: VOLUMES_1_23, securePodDefaults: SECURE_POD_DEFAULTS_1_20, configMapParse: CONFIGMAP_PARSE_1_19, observabilitySchema: "opentelemetry", deploymentBoolKeys: ["pod-is-always-schedulable"], templateNetworkingAnnotations: TEMPLATE_NETWORKING_ANNOTATIONS, probes: PROBES_1_23, labelKeyWording: true, unknownK8sFields: UNKNOWN_K8S_FIELDS_1_23 }),
-  "1.24": Object.freeze({ version: "1.24", servingModule: "knative.dev/serving v0.51.0", bodyTooLargeStatus: 400, unvalidatedConfigMaps: ["config-tracing"], volumes: VOLUMES_1_23, securePodDefaults: SECURE_POD_DEFAULTS_1_20, configMapParse: CONFIGMAP_PARSE_1_19, observabilitySchema: "opentelemetry", deploymentBoolKeys: ["pod-is-always-schedulable"], templateNetworkingAnnotations: TEMPLATE_NETWORKING_ANNOTATIONS, probes: PROBES_1_23, labelKeyWording: true, unknownK8sFields: UNKNOWN_K8S_FIELDS_1_24 }),
+  "1.17": Object.freeze({ version: "1.17", servingModule: "knative.dev/serving v0.44.2", bodyTooLargeStatus: 413, unvalidatedConfigMaps: [], volumes: VOLUMES_1_17, securePodDefaults: SECURE_POD_DEFAULTS_1_17, configMapParse: CONFIGMAP_PARSE_1_17, observabilitySchema: "opencensus", deploymentBoolKeys: [], probes: PROBES_1_17, labelKeyWording: false, unknownK8sFields: UNKNOWN_K8S_FIELDS_1_17, toolchain: GO_1_23 }),
+  "1.23": Object.freeze({ version: "1.23", servingModule: "knative.dev/serving v0.50.0", bodyTooLargeStatus: 400, unvalidatedConfigMaps: ["config-tracing"], volumes: VOLUMES_1_23, securePodDefaults: SECURE_POD_DEFAULTS_1_20, configMapParse: CONFIGMAP_PARSE_1_19, observabilitySchema: "opentelemetry", deploymentBoolKeys: ["pod-is-always-schedulable"], templateNetworkingAnnotations: TEMPLATE_NETWORKING_ANNOTATIONS, probes: PROBES_1_23, labelKeyWording: true, unknownK8sFields: UNKNOWN_K8S_FIELDS_1_23, toolchain: GO_1_26 }),
+  "1.24": Object.freeze({ version: "1.24", servingModule: "knative.dev/serving v0.51.0", bodyTooLargeStatus: 400, unvalidatedConfigMaps: ["config-tracing"], volumes: VOLUMES_1_23, securePodDefaults: SECURE_POD_DEFAULTS_1_20, configMapParse: CONFIGMAP_PARSE_1_19, observabilitySchema: "opentelemetry", deploymentBoolKeys: ["pod-is-always-schedulable"], templateNetworkingAnnotations: TEMPLATE_NETWORKING_ANNOTATIONS, probes: PROBES_1_23, labelKeyWording: true, unknownK8sFields: UNKNOWN_K8S_FIELDS_1_24, toolchain: GO_1_26 }),
 });
 
 /**
