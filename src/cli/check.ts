@@ -495,7 +495,8 @@ Options:
   -R, --recursive       descend into subdirectories of directories given with -f
   -n, --namespace NS    namespace for objects without one (default "default")
       --config-dir DIR  webhook configuration (config-features, config-defaults, ...) as for "duckbill serve"
-      --knative-version V  the Knative release to answer as: 1.17, 1.23 or 1.24 (env KNATIVE_VERSION; default 1.17)
+      --knative-version V  the Knative release to answer as: 1.24, 1.23 or 1.17 (env KNATIVE_VERSION;
+                           default auto, which without a cluster is 1.24)
       --user NAME       the requesting user (default "${DEFAULT_USER}")
       --old FILE        live objects (kubectl get -o yaml); matching documents are checked as UPDATEs; repeatable
   -o, --output FORMAT   text (kubectl's output, default) or json

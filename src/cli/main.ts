@@ -24,7 +24,8 @@ admit options:
   --path P              /defaulting, /resource-validation or /config-validation
   --config-dir DIR      standalone configuration directory (as for serve)
   --batch               JSON-lines mode
-  --knative-version V   the Knative release to answer as: 1.17, 1.23 or 1.24 (env KNATIVE_VERSION; default 1.17)
+  --knative-version V   the Knative release to answer as: 1.24, 1.23 or 1.17 (env KNATIVE_VERSION;
+                        default auto, which offline is 1.24)
 
 serve options (flag, environment variable, default):
 `;
@@ -137,7 +138,7 @@ export async function main(argv: string[]): Promise<number> {
       // The Knative releases it answers as (--knative-version), the default first.
       for (const v of KNATIVE_VERSIONS) {
         const p = PROFILES[v];
-        console.log(`knative ${v}${v === DEFAULT_KNATIVE_VERSION ? " (default)" : ""}: ${p.servingModule}`);
+        console.log(`knative ${v}${v === DEFAULT_KNATIVE_VERSION ? " (default without a cluster)" : ""}: ${p.servingModule}`);
       }
       return 0;
     case undefined:

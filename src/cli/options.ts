@@ -45,7 +45,7 @@ export const SERVE_OPTIONS = [
   { flag: "kube-api-burst", env: "KUBE_API_BURST", default: "0", description: "client request burst (0: Knative's 40)" },
   { flag: "generational", env: "DUCKBILL_GENERATIONAL", default: "", description: "kinds whose /defaulting maintains spec.generation, as group/version/Kind[,...] (any kind, not only Knative's)" },
   { flag: "workers", env: "WEBHOOK_WORKERS", default: "1", description: "processes serving the HTTPS port (node:cluster; each follows the configuration and certificate itself, the primary serves the summed metrics); 0 = one per CPU" },
-  { flag: "knative-version", env: "KNATIVE_VERSION", default: "1.17", description: "the Knative release to answer as: 1.17, 1.23 or 1.24 (1.23 and 1.24 are partial: see README, Knative releases)" },
+  { flag: "knative-version", env: "KNATIVE_VERSION", default: "auto", description: "the Knative release to answer as: auto (the release the cluster's Serving CRDs are labelled with, followed live; 1.24 without a cluster), 1.24, 1.23 or 1.17" },
   { flag: "log-level", env: "LOG_LEVEL", default: "info", description: "fatal, error, warn, info, debug, trace or silent; in a cluster `loglevel.webhook` in config-logging overrides it while set" },
 ] as const satisfies readonly OptionSpec[];
 

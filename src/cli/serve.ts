@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import type { Server } from "node:http";
 import type { Logger } from "pino";
 import type { AdmissionDeps } from "../admission/deps.js";
-import { knativeProfile } from "../config/profile.js";
+import { knativeProfile, knativeVersionSetting, type KnativeProfile } from "../config/profile.js";
 import { chooseConfigStoreMode, createConfigStore, type ConfigStore } from "../config/store.js";
 import type { ClusterConfigSourceOptions } from "../kube/config-source.js";
 import { CertDirWatch } from "../kube/cert-dir-watch.js";
@@ -127,7 +127,41 @@ async function clusterAccess(s: ServeSettings, logger: Logger, needed: boolean):
   return { kubeConfig: loaded.kubeConfig, rateLimits };
 }
 
-async function openConfigStore(s: ServeSettings, logger: Logger, registry: import("prom-client").Registry, cluster: ClusterAccess | undefined): Promise<ConfigStore> {
+/**
+ * The Knative release to answer as. `--knative-version auto` in a cluster reads the release from the cluster and
+ * follows it (kube/knative-release.ts); offline, and with an explicit release, the profile is fixed.
+ */
+async function knativeRelease(s: ServeSettings, logger: Logger, cluster: ClusterAccess | undefined): Promise<{ profile: KnativeProfile; follow?: (onProfile: (p: KnativeProfile) => void) => { close(): Promise<void> } }> {
+  const setting = knativeVersionSetting(s["knative-version"], {});
+  if (setting !== "auto") {
+    logger.info({ knativeVersion: setting }, `answering as Knative ${setting} (--knative-version)`);
+    return { profile: knativeProfile(setting) };
+  }
+  if (cluster === undefined) {
+    const profile = knativeProfile("auto");
+    logger.info({ knativeVersion: profile.version, source: "default" }, `no cluster to read the Knative release from; answering as Knative ${profile.version} (pin one with --knative-version)`);
+    return { profile };
+  }
+  const [{ createKubeApi }, release] = await Promise.all([import("../kube/json-api.js"), import("../kube/knative-release.js")]);
+  const api = createKubeApi(cluster.kubeConfig);
+  const detected = await release.detectKnativeRelease(api, s.namespace, AbortSignal.timeout(30_000));
+  release.logDetectedRelease(logger, detected);
+  return {
+    profile: detected.profile,
+    follow: (onProfile) => {
+      const watch = new release.KnativeReleaseWatch({ kubeConfig: cluster.kubeConfig, api, initial: detected.profile, onProfile: (d) => onProfile(d.profile), logger, watchdogMs: parseDurationMs(s["config-watchdog"], "--config-watchdog") });
+      watch.start();
+      return {
+        async close() {
+          await watch.close();
+          api.close();
+        },
+      };
+    },
+  };
+}
+
+async function openConfigStore(s: ServeSettings, logger: Logger, registry: import("prom-client").Registry, cluster: ClusterAccess | undefined, profile: KnativeProfile): Promise<ConfigStore> {
   const mode = chooseConfigStoreMode({ source: s["config-source"], dir: s["config-dir"], kubeconfig: s.kubeconfig });
   if (mode === "cluster" && cluster === undefined) throw new Error("the cluster configuration source needs Kubernetes credentials");
   const clusterSource: ClusterConfigSourceOptions = {
@@ -137,7 +171,7 @@ async function openConfigStore(s: ServeSettings, logger: Logger, registry: impor
   };
   const store = createConfigStore({
     mode,
-    profile: knativeProfile(s["knative-version"]),
+    profile,
     namespace: s.namespace,
     dir: s["config-dir"] === "" ? undefined : s["config-dir"],
     logger,
@@ -224,7 +258,9 @@ export async function startWebhook(s: ServeSettings, deps: AdmissionDeps, opts: 
   const reconcile = reconcileWebhooks(s);
   const configMode = chooseConfigStoreMode({ source: s["config-source"], dir: s["config-dir"], kubeconfig: s.kubeconfig });
   const access = await clusterAccess(s, logger, tlsSource === "secret" || reconcile || configMode === "cluster" || inCluster(s));
-  const store = await openConfigStore(s, logger, metrics.registry, access);
+  const release = await knativeRelease(s, logger, access);
+  const store = await openConfigStore(s, logger, metrics.registry, access, release.profile);
+  const releaseWatch = release.follow?.((p) => store.setProfile(p));
   logger.info({ source: store.current().source, tls: tlsSource, reconcileWebhooks: reconcile }, "configuration and certificate sources");
   const generational = parseGenerationalKinds(s.generational);
 
@@ -310,6 +346,7 @@ export async function startWebhook(s: ServeSettings, deps: AdmissionDeps, opts: 
       logger.info({ drainTimeout: s["drain-timeout"] }, "draining: probes fail from now on; closing once no request arrives for the drain period");
       await server.drainAndClose(); // the directory is still followed meanwhile: the drain can last a while
       await certDirWatch?.close();
+      await releaseWatch?.close();
       await cluster?.close();
       await store.close();
       await closeMetrics();
@@ -319,6 +356,7 @@ export async function startWebhook(s: ServeSettings, deps: AdmissionDeps, opts: 
     async close() {
       await certDirWatch?.close();
       await server.close();
+      await releaseWatch?.close();
       await cluster?.close();
       await store.close();
       await closeMetrics();

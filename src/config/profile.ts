@@ -219,26 +219,70 @@ export const PROFILES: Readonly<Record<KnativeVersion, KnativeProfile>> = Object
 });
 
 /**
- * The profile when none is asked for. Knative 1.17's, the one whose public vectors all pass; it becomes 1.24 once
- * the 1.24 profile passes every 1.24 vector (test/conformance/known-failures-1.24.txt is empty).
+ * The release answered as when nothing names one: `--knative-version auto` without a cluster to ask (standalone,
+ * `admit`, `check` without --kubeconfig), and parsers called without a profile. The newest supported release.
  */
-export const DEFAULT_KNATIVE_VERSION: KnativeVersion = "1.17";
+export const DEFAULT_KNATIVE_VERSION: KnativeVersion = "1.24";
 
 /** PROFILES[DEFAULT_KNATIVE_VERSION]: what a parser called without a profile answers as. */
 export const DEFAULT_PROFILE: KnativeProfile = PROFILES[DEFAULT_KNATIVE_VERSION];
+
+/** What `--knative-version` takes: a release, or `auto` (the cluster's release; DEFAULT_KNATIVE_VERSION offline). */
+export type KnativeVersionSetting = KnativeVersion | "auto";
+export const KNATIVE_VERSION_SETTINGS: readonly KnativeVersionSetting[] = ["auto", ...KNATIVE_VERSIONS];
 
 export function isKnativeVersion(v: string): v is KnativeVersion {
   return (KNATIVE_VERSIONS as readonly string[]).includes(v);
 }
 
-/** The profile a command runs with: `--knative-version`, else KNATIVE_VERSION, else the default. */
-export function resolveKnativeProfile(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): KnativeProfile {
+/** `--knative-version` (else KNATIVE_VERSION, else `auto`), checked: an error names the accepted values. */
+export function knativeVersionSetting(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): KnativeVersionSetting {
   const v = flag !== undefined && flag !== "" ? flag : (env.KNATIVE_VERSION ?? "");
-  return knativeProfile(v === "" ? DEFAULT_KNATIVE_VERSION : v);
+  if (v === "" || v === "auto") return "auto";
+  if (!isKnativeVersion(v)) throw new Error(`--knative-version (KNATIVE_VERSION) must be auto or one of ${KNATIVE_VERSIONS.join(", ")}, got "${v}"`);
+  return v;
 }
 
-/** `--knative-version`: one of KNATIVE_VERSIONS; an error names them otherwise. */
+/**
+ * The profile a command that has no cluster to ask runs with: `--knative-version`, else KNATIVE_VERSION, else
+ * `auto`, which offline is DEFAULT_KNATIVE_VERSION.
+ */
+export function resolveKnativeProfile(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): KnativeProfile {
+  const v = knativeVersionSetting(flag, env);
+  return PROFILES[v === "auto" ? DEFAULT_KNATIVE_VERSION : v];
+}
+
+/** `--knative-version`: a release or `auto` (offline: DEFAULT_KNATIVE_VERSION); an error names them otherwise. */
 export function knativeProfile(version: string): KnativeProfile {
-  if (!isKnativeVersion(version)) throw new Error(`--knative-version (KNATIVE_VERSION) must be one of ${KNATIVE_VERSIONS.join(", ")}, got "${version}"`);
-  return PROFILES[version];
+  return resolveKnativeProfile(version === "" ? "auto" : version, {});
+}
+
+/** The profile chosen for a cluster's Knative release label, and how well it fits. */
+export interface ReleaseMatch {
+  readonly profile: KnativeProfile;
+  /** The release as the label gives it (`1.23.2`). */
+  readonly release: string;
+  /** Whether the release's minor version has a profile of its own. */
+  readonly exact: boolean;
+}
+
+/**
+ * The profile for a Knative release as its manifests label objects (`app.kubernetes.io/version: "1.23.2"`, also
+ * `v1.23.2`, `1.23`): the release's own, or for a release without one the nearest (by minor version; between two
+ * equally near, the newer, since most of what changed after 1.17 came before 1.21). Undefined for a label that is
+ * not a Knative 1.x version (e.g. `devel`).
+ */
+export function profileForRelease(label: string): ReleaseMatch | undefined {
+  const m = /^v?1\.(\d{1,4})(?:\.\d{1,6})?(?:[-+][0-9A-Za-z.-]*)?$/.exec(label.trim());
+  if (m === null) return undefined;
+  const minor = Number(m[1]);
+  const release = label.trim().replace(/^v/, "");
+  let best: KnativeVersion = KNATIVE_VERSIONS[0];
+  let bestDistance = Infinity;
+  for (const v of KNATIVE_VERSIONS) {
+    const distance = Math.abs(Number(v.slice(2)) - minor);
+    // KNATIVE_VERSIONS runs newest first: a tie keeps the newer.
+    if (distance < bestDistance) [best, bestDistance] = [v, distance];
+  }
+  return { profile: PROFILES[best], release, exact: bestDistance === 0 };
 }

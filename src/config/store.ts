@@ -80,6 +80,11 @@ export interface ConfigStore {
   notReadyReason(): string | undefined;
   /** When the source was last read completely (a list or a directory read); undefined before the first. */
   lastSyncTime(): Date | undefined;
+  /**
+   * Answers as another Knative release from now on (`--knative-version auto` following the cluster's): the
+   * snapshot is rebuilt from the ConfigMaps in effect, parsed as that release parses them.
+   */
+  setProfile(profile: KnativeProfile): void;
   /** Stops watches, timers and retries. Idempotent. */
   close(): Promise<void>;
 }
@@ -132,7 +137,7 @@ class LiveConfig implements ConfigMapSink {
     /** ConfigMap name → when the source last confirmed the value in effect is current (ms epoch). */
     private readonly confirmedAt: Map<string, number>,
     private readonly now: () => number,
-    private readonly profile: KnativeProfile | undefined,
+    private profile: KnativeProfile | undefined,
   ) {
     this.snapshot = snapshotFrom({}, source, profile);
   }
@@ -224,6 +229,23 @@ class LiveConfig implements ConfigMapSink {
     return [...this.invalidAtStartup].map(([name, err]) => `${name} in ${this.source} is invalid and no earlier value is known: ${err}`).join("; ");
   }
 
+  /**
+   * Parses the ConfigMaps in effect as `profile`'s release does. One that this release rejects falls back to
+   * Knative's defaults (snapshotFrom's configErrors) and is logged; it is kept as the last good value, so a later
+   * switch back restores it.
+   */
+  setProfile(profile: KnativeProfile): void {
+    if (profile === this.profile) return;
+    this.profile = profile;
+    const configs: Record<string, ConfigData> = Object.create(null) as Record<string, ConfigData>;
+    for (const [n, d] of this.good) configs[n] = d;
+    this.snapshot = snapshotFrom(configs, this.source, profile);
+    for (const [name, error] of this.snapshot.configErrors) {
+      this.metrics.rejected(name);
+      this.logger.error({ configmap: name, source: this.source, knativeVersion: profile.version, error }, `${name} is invalid for Knative ${profile.version}; using Knative's defaults for it`);
+    }
+  }
+
   /** The snapshot with `name` replaced by `data` (the others as in effect). */
   private build(name: string, data: ConfigData): ConfigSnapshot {
     const configs: Record<string, ConfigData> = Object.create(null) as Record<string, ConfigData>;
@@ -263,6 +285,10 @@ class Store implements ConfigStore {
 
   lastSyncTime(): Date | undefined {
     return this.live.lastSync();
+  }
+
+  setProfile(profile: KnativeProfile): void {
+    this.live.setProfile(profile);
   }
 
   async close(): Promise<void> {
