@@ -5,9 +5,12 @@
  * the API server; failures are thrown as Errors whose message names what was being read and the API's answer.
  */
 import { CoreV1Api, CustomObjectsApi, type KubeConfig } from "@kubernetes/client-node";
+import { knativeVersionSetting, PROFILES, type KnativeProfile } from "../config/profile.js";
 import { ADMISSION_CONFIGMAPS, snapshotFrom, type ConfigSnapshot } from "../config/snapshot.js";
 import { describeApiError, statusCodeOf } from "../kube/api-request.js";
 import { loadKubeConfig, type LoadedKubeConfig } from "../kube/client.js";
+import { createKubeApi } from "../kube/json-api.js";
+import { detectKnativeRelease } from "../kube/knative-release.js";
 
 /** kubectl's default --chunk-size. */
 export const LIST_PAGE_SIZE = 500;
@@ -30,7 +33,7 @@ export function connect(kubeconfig: string): LoadedKubeConfig {
  * config-features, config-defaults and config-autoscaler from `namespace`. A ConfigMap that does not exist means
  * Knative's defaults for it, as in the webhook; any other failure is thrown.
  */
-export async function readAdmissionConfig(kc: KubeConfig, namespace: string): Promise<ConfigSnapshot> {
+export async function readAdmissionConfig(kc: KubeConfig, namespace: string, profile?: KnativeProfile): Promise<ConfigSnapshot> {
   const api = kc.makeApiClient(CoreV1Api);
   const configs: Record<string, Record<string, string>> = {};
   for (const name of ADMISSION_CONFIGMAPS) {
@@ -42,7 +45,25 @@ export async function readAdmissionConfig(kc: KubeConfig, namespace: string): Pr
       throw new Error(`reading ConfigMap ${namespace}/${name}: ${describeApiError(e)}`);
     }
   }
-  return snapshotFrom(configs, `cluster:${namespace}`);
+  return snapshotFrom(configs, `cluster:${namespace}`, profile);
+}
+
+/**
+ * The Knative release to answer as with a cluster at hand: the one `--knative-version` names, or with `auto` the
+ * cluster's (src/kube/knative-release.ts). `note` says where an `auto` release came from, for stderr.
+ */
+export async function clusterProfile(kc: KubeConfig, namespace: string, flag: string | undefined): Promise<{ profile: KnativeProfile; note?: string }> {
+  const setting = knativeVersionSetting(flag);
+  if (setting !== "auto") return { profile: PROFILES[setting] };
+  const api = createKubeApi(kc);
+  try {
+    const d = await detectKnativeRelease(api, namespace, AbortSignal.timeout(30_000));
+    const where = d.source === "crd" ? "the Serving CRDs' label" : d.source === "namespace" ? `the ${namespace} namespace's label` : "no release label found in the cluster";
+    const nearest = d.exact ? "" : ` (${d.release ?? "?"} has no profile of its own; the nearest)`;
+    return { profile: d.profile, note: `answering as Knative ${d.profile.version}${nearest}: ${d.release === undefined ? where : `${d.release}, from ${where}`}; pin one with --knative-version` };
+  } finally {
+    api.close();
+  }
 }
 
 /**

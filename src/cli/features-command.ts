@@ -34,6 +34,10 @@ export const FEATURES_USAGE = `Usage:
 -n NS for the list and explain (default $SYSTEM_NAMESPACE or knative-serving) and $SYSTEM_NAMESPACE or
 knative-serving for impact (where -n selects the objects). A ConfigMap that does not exist means Knative's
 defaults. It cannot be combined with --config-dir. Exit code 2 on usage errors and when the cluster cannot be read.
+
+--knative-version V (env KNATIVE_VERSION) is the Knative release whose flags and parsers apply: 1.24, 1.23 or
+1.17; the default, auto, is the cluster's with --kubeconfig (its Serving CRDs' app.kubernetes.io/version label,
+else the namespace's; a note on stderr says which) and 1.24 without.
 `;
 
 const ENABLE_HINT = (key: string, value: string): string =>
@@ -244,7 +248,7 @@ async function runImpact(argv: string[], io: CliIO, deps: AdmissionDeps | undefi
   } else {
     const cluster = await import("./features-cluster.js");
     const { kubeConfig } = clusterCall(() => cluster.connect(kubeconfig));
-    config = await clusterCall(() => cluster.readAdmissionConfig(kubeConfig, systemNamespace()));
+    config = await clusterConfig(cluster, kubeConfig, systemNamespace(), values, io);
     const live = (await clusterCall(() => cluster.listServingObjects(kubeConfig, namespace))).filter((o) => !controlledByService(o));
     const liveDocs = live.map((o) => ({ source: liveName(o), line: 0, object: o }));
     docs = liveDocs.map((d) => ({ ...d, object: nextApplyOf(d.object) }));
@@ -376,7 +380,7 @@ function clusterCall<T>(fn: () => T): T {
 }
 
 /** The configuration for the list and explain: `--config-dir`, the cluster with `--kubeconfig`, or Knative's defaults. */
-async function configFor(values: Record<string, unknown>): Promise<ConfigSnapshot> {
+async function configFor(values: Record<string, unknown>, io: CliIO): Promise<ConfigSnapshot> {
   const kubeconfig = kubeconfigOf(values);
   const namespace = values.namespace as string | undefined;
   if (kubeconfig === undefined) {
@@ -386,7 +390,14 @@ async function configFor(values: Record<string, unknown>): Promise<ConfigSnapsho
   if (namespace === "") throw new UsageError("--namespace must not be empty");
   const cluster = await import("./features-cluster.js");
   const { kubeConfig } = clusterCall(() => cluster.connect(kubeconfig));
-  return clusterCall(() => cluster.readAdmissionConfig(kubeConfig, namespace ?? systemNamespace()));
+  return clusterConfig(cluster, kubeConfig, namespace ?? systemNamespace(), values, io);
+}
+
+/** The cluster's admission ConfigMaps, parsed as the release `--knative-version` names (auto: the cluster's). */
+async function clusterConfig(cluster: typeof import("./features-cluster.js"), kubeConfig: import("@kubernetes/client-node").KubeConfig, namespace: string, values: Record<string, unknown>, io: CliIO): Promise<ConfigSnapshot> {
+  const { profile, note } = await clusterCall(() => cluster.clusterProfile(kubeConfig, namespace, values["knative-version"] as string | undefined));
+  if (note !== undefined) io.error(`note: ${note}\n`);
+  return clusterCall(() => cluster.readAdmissionConfig(kubeConfig, namespace, profile));
 }
 
 /** `duckbill features ...`: returns the exit code. */
@@ -407,7 +418,7 @@ export async function runFeatures(argv: string[], io: CliIO = PROCESS_IO, deps?:
       namespace: { type: "string", short: "n" },
     });
     const output = outputOf(values.output);
-    const config = await configFor(values);
+    const config = await configFor(values, io);
     if (isExplain) {
       const subject = positionals.join(" ").trim();
       if (subject === "") throw new UsageError("explain needs a flag (e.g. kubernetes.podspec-affinity) or a field path (e.g. spec.template.spec.affinity)");

@@ -10,9 +10,8 @@
 import type { KubeConfig } from "@kubernetes/client-node";
 import type { Logger } from "pino";
 import { DEFAULT_KNATIVE_VERSION, PROFILES, profileForRelease, type KnativeProfile, type ReleaseMatch } from "../config/profile.js";
-import { statusCodeOf } from "./api-request.js";
 import type { RequestThrottle } from "./client.js";
-import type { KubeApi } from "./json-api.js";
+import { KubeApiError, type KubeApi } from "./json-api.js";
 import { Reflector } from "./reflector.js";
 
 /** The CRD whose label names the release (every Serving install has it, and Duckbill's webhooks serve it). */
@@ -51,7 +50,7 @@ async function getOrUndefined(api: KubeApi, path: string, signal: AbortSignal | 
   try {
     return { obj: (await api.request({ method: "GET", path, signal })) as Labelled };
   } catch (e) {
-    if (statusCodeOf(e) === 404) return {};
+    if (e instanceof KubeApiError && e.status === 404) return {};
     return { why: (e as Error).message };
   }
 }

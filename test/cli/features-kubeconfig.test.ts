@@ -7,12 +7,13 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { checkDocuments, type CliIO } from "../../src/cli/check.js";
+import { checkDocuments } from "../../src/cli/check.js";
 import { listServingObjects, readAdmissionConfig } from "../../src/cli/features-cluster.js";
 import { nextApplyOf, runFeatures } from "../../src/cli/features-command.js";
 import { LAST_APPLIED_ANNOTATION } from "../../src/cli/kubectl-apply.js";
 import { defaultDeps } from "../../src/cli/main.js";
 import { snapshotFrom } from "../../src/config/snapshot.js";
+import { runCaptured, type CapturedRun } from "../support/cli-io.js";
 import { BUILTIN_RESOURCES, CONFIGMAPS, configMap, FakeApiServer, type KubeObject, type ResourceType } from "../support/fake-apiserver.js";
 
 const KSVC: ResourceType = { group: "serving.knative.dev", version: "v1", plural: "services", kind: "Service", namespaced: true };
@@ -33,6 +34,8 @@ beforeAll(async () => {
 });
 afterAll(async () => rm(dir, { recursive: true, force: true }));
 beforeEach(async () => {
+  // A fixed release, so stderr holds only what these tests are about (auto's detection: features-release.test.ts).
+  vi.stubEnv("KNATIVE_VERSION", "1.24");
   api = await FakeApiServer.start({ resources: [...BUILTIN_RESOURCES, KSVC, KCONFIG] });
   await writeFile(kubeconfig, api.kubeconfigYaml());
 });
@@ -41,12 +44,8 @@ afterEach(async () => {
   await api.close();
 });
 
-async function features(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = "";
-  let stderr = "";
-  const io: CliIO = { write: (t) => void (stdout += t), error: (t) => void (stderr += t), readStdin: async () => "" };
-  const code = await runFeatures(args, io);
-  return { code, stdout, stderr };
+function features(args: string[]): Promise<CapturedRun> {
+  return runCaptured((io) => runFeatures(args, io));
 }
 
 function service(namespace: string, name: string, podSpec: Record<string, unknown> = {}): Record<string, unknown> {

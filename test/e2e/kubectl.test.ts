@@ -36,6 +36,12 @@ const SYSTEM_NS = "knative-serving";
 const ALICE = "e2e-alice";
 const BOB = "e2e-bob";
 const EXTERNAL = process.env.E2E_KUBECONFIG;
+/**
+ * The Knative release the suite's CRDs are labelled with (as Knative's serving-crds.yaml labels them): Duckbill
+ * runs with --knative-version auto, its default, and must answer as this release.
+ */
+const RELEASE = "1.23.0";
+const CRD_SELECTOR = "knative.dev/crd-install=true";
 
 let work = "";
 let configDir = "";
@@ -64,7 +70,7 @@ async function getJson(resource: string, name: string, ns = NS): Promise<Obj> {
 
 /** `duckbill check` in-process of the CLI, with the same configuration the cluster holds. */
 function check(args: readonly string[]): Promise<RunResult> {
-  return run(process.execPath, [join(REPO, "bin", "duckbill"), "check", "--config-dir", configDir, "-n", NS, ...args], { cwd: work });
+  return run(process.execPath, [join(REPO, "bin", "duckbill"), "check", "--config-dir", configDir, "--knative-version", RELEASE.slice(0, 4), "-n", NS, ...args], { cwd: work });
 }
 
 function write(name: string, text: string): string {
@@ -176,6 +182,7 @@ beforeAll(async () => {
   await kubectlOk(["apply", "-f", join(REPO, "manifests", "crds")]);
   await kubectlOk(["wait", "--for=condition=Established", "--timeout=60s", "-f", join(REPO, "manifests", "crds")]);
   timings.crdsEstablishedMs = Date.now() - started;
+  await kubectlOk(["label", "crd", "-l", CRD_SELECTOR, `app.kubernetes.io/version=${RELEASE}`, "--overwrite"]);
   for (const f of ["100-namespace.yaml", "200-serviceaccount.yaml", "200-rbac.yaml", "300-secret.yaml"]) {
     await kubectlOk(["apply", "-f", join(REPO, "manifests", f)]);
   }
@@ -502,5 +509,52 @@ spec:
     // The webhook label is Knative's metric `type` (spec §1.11): /defaulting, /resource-validation, /config-validation.
     expect(new Set(reviews.map((l) => l.webhook))).toEqual(new Set(["defaulting", "validation", "admission"]));
     for (const l of reviews) expect(l.kind === "/v1/ConfigMap", JSON.stringify(l)).toBe(l.webhook === "admission");
+  });
+});
+
+describe("--knative-version auto: the release the cluster's Serving CRDs are labelled with", () => {
+  const TEMPLATE_ANNOTATION_SPEC = `  template:
+    metadata:
+      annotations:
+        networking.knative.dev/not-a-real-key: "x"
+    spec:
+      containers:
+        - image: ghcr.io/knative/helloworld-go:latest
+`;
+  const tracing = configMap("config-tracing", "tracing", { backend: "jaeger" });
+
+  function logLines(): Obj[] {
+    return readFileSync(duckbill?.log ?? "", "utf8")
+      .split("\n")
+      .filter((l) => l.startsWith("{"))
+      .map((l) => JSON.parse(l) as Obj);
+  }
+
+  it(`answers as Knative ${RELEASE.slice(0, 4)}, the release the CRDs are labelled with`, async () => {
+    expect(logLines().find((l) => l.msg === "answering as the Knative release the cluster runs")).toMatchObject({ knativeVersion: "1.23", source: "crd", release: RELEASE });
+    // 1.23 validates a revision template's networking.knative.dev annotations (1.17 let any through) ...
+    write("template-annotation.yaml", service("template-annotation", TEMPLATE_ANNOTATION_SPEC));
+    const denied = await kubectl(["apply", "-f", "template-annotation.yaml"]);
+    expect(denied.code).toBe(1);
+    expect(denied.stderr).toContain('admission webhook "validation.webhook.serving.knative.dev" denied the request: validation failed: invalid key name "networking.knative.dev/not-a-real-key": spec.template.metadata.annotations');
+    // ... and no longer validates config-tracing (1.17 denied an unknown backend).
+    const stored = await kubectl(["apply", "-f", "-"], { input: tracing });
+    expect(printed(stored)).toBe("configmap/config-tracing created\n");
+  });
+
+  it("follows a relabelling of the CRDs (a Knative upgrade or downgrade) without a restart", async () => {
+    await kubectlOk(["label", "crd", "-l", CRD_SELECTOR, "app.kubernetes.io/version=1.17.0", "--overwrite"]);
+    try {
+      // Each attempt changes the ConfigMap (an unchanged apply sends no request); the extra key means nothing to Knative.
+      let n = 0;
+      const r = await waitFor("Duckbill answers as 1.17", 30_000, async () => {
+        const attempt = await kubectl(["apply", "-f", "-"], { input: configMap("config-tracing", "tracing", { backend: "jaeger", attempt: String(++n) }) });
+        return attempt.code === 0 ? undefined : attempt;
+      });
+      expect(r.stderr).toContain('admission webhook "config.webhook.serving.knative.dev" denied the request: validation failed: unsupported tracing backend value "jaeger"');
+      expect(logLines().find((l) => l.msg === "the cluster's Knative release changed (was answering as 1.23)")).toMatchObject({ knativeVersion: "1.17", release: "1.17.0" });
+    } finally {
+      await kubectlOk(["label", "crd", "-l", CRD_SELECTOR, `app.kubernetes.io/version=${RELEASE}`, "--overwrite"]);
+    }
   });
 });

@@ -17,10 +17,12 @@ import { clusterConfigSource } from "../../src/kube/config-source.js";
 import { createPodDryRun } from "../../src/kube/dry-run.js";
 import { GatedUsageWatch } from "../../src/kube/gated-usage.js";
 import { createKubeApi } from "../../src/kube/json-api.js";
+import { detectKnativeRelease, KnativeReleaseWatch } from "../../src/kube/knative-release.js";
+import { PROFILES } from "../../src/config/profile.js";
 import { knativeWebhookTargets, startWebhookConfigReconciliation } from "../../src/kube/webhook-config.js";
 import { KNATIVE_KINDS } from "../../src/serving/kinds.js";
 import { eventually } from "../config/store-harness.js";
-import { BUILTIN_RESOURCES, configMap, CONFIGMAPS, FakeApiServer, MUTATING_WEBHOOK_CONFIGURATIONS, NAMESPACES, SECRETS, VALIDATING_WEBHOOK_CONFIGURATIONS, type KubeObject, type RecordedRequest, type ResourceType } from "../support/fake-apiserver.js";
+import { BUILTIN_RESOURCES, configMap, CONFIGMAPS, CUSTOM_RESOURCE_DEFINITIONS as CRDS, FakeApiServer, MUTATING_WEBHOOK_CONFIGURATIONS, NAMESPACES, SECRETS, VALIDATING_WEBHOOK_CONFIGURATIONS, type KubeObject, type RecordedRequest, type ResourceType } from "../support/fake-apiserver.js";
 
 type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- manifests are read as loose JSON
 
@@ -111,7 +113,7 @@ describe("RBAC (manifests/200-rbac.yaml)", () => {
   let recorded: Attributes[] = [];
 
   beforeAll(async () => {
-    const fake = await FakeApiServer.start({ resources: [...BUILTIN_RESOURCES, PODS, KSERVICES, KCONFIGURATIONS] });
+    const fake = await FakeApiServer.start({ resources: [...BUILTIN_RESOURCES, CRDS, PODS, KSERVICES, KCONFIGURATIONS] });
     try {
       fake.create(NAMESPACES, { metadata: { name: NS } });
       fake.create(SECRETS, { metadata: { name: "webhook-certs", namespace: NS }, data: { "ca-cert.pem": "Y2E=" } });
@@ -146,6 +148,16 @@ describe("RBAC (manifests/200-rbac.yaml)", () => {
       await eventually(() => fake.count({ plural: "services", watch: true }) >= 1 && fake.count({ plural: "configurations", watch: true }) >= 1, "the usage watches");
       await usage.close();
 
+      // --knative-version auto: the release from the Service CRD's label, then followed.
+      fake.create(CRDS, { metadata: { name: "services.serving.knative.dev", labels: { "app.kubernetes.io/version": "1.24.0" } } });
+      const releaseApi = createKubeApi(fake.kubeConfig());
+      expect((await detectKnativeRelease(releaseApi, NS)).source).toBe("crd");
+      const releaseWatch = new KnativeReleaseWatch({ kubeConfig: fake.kubeConfig(), api: releaseApi, initial: PROFILES["1.24"], onProfile: () => undefined, logger, watchdogMs: 60_000 });
+      releaseWatch.start();
+      await eventually(() => fake.count({ plural: "customresourcedefinitions", watch: true }) >= 1, "the release label watch");
+      await releaseWatch.close();
+      releaseApi.close();
+
       recorded = fake.requests.map(attributesOf).filter((a): a is Attributes => a !== undefined);
     } finally {
       await fake.close();
@@ -162,7 +174,7 @@ describe("RBAC (manifests/200-rbac.yaml)", () => {
     expect(denied).toEqual([]);
     // What ran really covered each component.
     const seen = new Set(recorded.map((a) => `${a.verb} ${a.resource}`));
-    for (const want of ["get secrets", "watch secrets", "get mutatingwebhookconfigurations", "update validatingwebhookconfigurations", "watch validatingwebhookconfigurations", "get namespaces", "create pods", "list configmaps", "watch configmaps", "create leases", "update leases", "list services", "watch services", "list configurations", "watch configurations"]) {
+    for (const want of ["get secrets", "watch secrets", "get mutatingwebhookconfigurations", "update validatingwebhookconfigurations", "watch validatingwebhookconfigurations", "get namespaces", "create pods", "list configmaps", "watch configmaps", "create leases", "update leases", "list services", "watch services", "list configurations", "watch configurations", "get customresourcedefinitions", "list customresourcedefinitions", "watch customresourcedefinitions"]) {
       expect(seen).toContain(want);
     }
   });
@@ -187,6 +199,8 @@ describe("RBAC (manifests/200-rbac.yaml)", () => {
     { what: "listing every Secret", a: { verb: "list", group: "", resource: "secrets", namespace: NS, name: "" } },
     { what: "creating a webhook configuration", a: { verb: "create", group: "admissionregistration.k8s.io", resource: "validatingwebhookconfigurations", namespace: "", name: "" } },
     { what: "updating someone else's webhook configuration", a: { verb: "update", group: "admissionregistration.k8s.io", resource: "mutatingwebhookconfigurations", namespace: "", name: "istio-sidecar-injector" } },
+    { what: "reading another CRD", a: { verb: "get", group: "apiextensions.k8s.io", resource: "customresourcedefinitions", namespace: "", name: "certificates.networking.internal.knative.dev" } },
+    { what: "listing every CRD", a: { verb: "list", group: "apiextensions.k8s.io", resource: "customresourcedefinitions", namespace: "", name: "" } },
     { what: "deleting pods", a: { verb: "delete", group: "", resource: "pods", namespace: "team-a", name: "p" } },
     { what: "reading ConfigMaps elsewhere", a: { verb: "list", group: "", resource: "configmaps", namespace: "team-a", name: "" } },
     { what: "renewing a foreign Lease", a: { verb: "update", group: "coordination.k8s.io", resource: "leases", namespace: NS, name: "controller.knative.dev.serving.pkg.reconciler.route.reconciler.00-of-01" } },

@@ -12,7 +12,7 @@ import { defaultDeps } from "../../src/cli/main.js";
 import { resolveSettings } from "../../src/cli/options.js";
 import { startWebhook, type RunningWebhook } from "../../src/cli/serve.js";
 import { BUILTIN_RESOURCES, configMap, CONFIGMAPS, FakeApiServer, NAMESPACES, type KubeObject, type ResourceType } from "../support/fake-apiserver.js";
-import { httpsCall } from "../support/webhook.js";
+import { configMapReview, httpsCall } from "../support/webhook.js";
 import { eventually } from "../config/store-harness.js";
 
 const NS = "knative-serving";
@@ -27,22 +27,7 @@ const AFFINITY = { affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDu
 const TOLERATIONS = { tolerations: [{ key: "dedicated", operator: "Exists" }] };
 
 function featuresReview(operation: "CREATE" | "UPDATE", data: Record<string, string>, oldData?: Record<string, string>): string {
-  const cm = (d: Record<string, string>): Record<string, unknown> => ({ apiVersion: "v1", kind: "ConfigMap", metadata: { name: "config-features", namespace: NS }, data: d });
-  return JSON.stringify({
-    apiVersion: "admission.k8s.io/v1",
-    kind: "AdmissionReview",
-    request: {
-      uid: "0d7b8e2a-0000-4000-8000-000000000007",
-      kind: { group: "", version: "v1", kind: "ConfigMap" },
-      resource: { group: "", version: "v1", resource: "configmaps" },
-      name: "config-features",
-      namespace: NS,
-      operation,
-      userInfo: { username: "admin" },
-      object: cm(data),
-      ...(oldData !== undefined ? { oldObject: cm(oldData) } : {}),
-    },
-  });
+  return configMapReview({ name: "config-features", namespace: NS, operation, data, ...(oldData !== undefined ? { oldData } : {}) });
 }
 
 /** store-harness's eventually with this file's longer default. */

@@ -10,7 +10,7 @@ import { afterEach, beforeEach } from "vitest";
 import { defaultDeps } from "../../src/cli/main.js";
 import { resolveSettings, type ServeSettings } from "../../src/cli/options.js";
 import { startWebhook, type RunningWebhook } from "../../src/cli/serve.js";
-import { FakeApiServer, SECRETS } from "./fake-apiserver.js";
+import { FakeApiServer, SECRETS, type FakeApiServerOptions } from "./fake-apiserver.js";
 
 export const CLUSTER_NS = "knative-serving";
 
@@ -21,12 +21,12 @@ export interface ClusterServe {
   serve(logger: Logger, overrides?: Partial<ServeSettings>): Promise<RunningWebhook>;
 }
 
-export function useClusterServe(): ClusterServe {
+export function useClusterServe(options: FakeApiServerOptions = {}): ClusterServe {
   let fake: FakeApiServer | undefined;
   let dir: string | undefined;
   let running: RunningWebhook | undefined;
   beforeEach(async () => {
-    fake = await FakeApiServer.start({ bookmarkIntervalMs: 200 });
+    fake = await FakeApiServer.start({ bookmarkIntervalMs: 200, ...options });
     fake.create(SECRETS, { apiVersion: "v1", kind: "Secret", metadata: { name: "webhook-certs", namespace: CLUSTER_NS } });
     dir = await mkdtemp(join(tmpdir(), "duckbill-cluster-serve-"));
   });
@@ -45,7 +45,7 @@ export function useClusterServe(): ClusterServe {
       if (fake === undefined || dir === undefined) throw new Error("useClusterServe: used outside a test");
       const kubeconfig = join(dir, "kubeconfig");
       await writeFile(kubeconfig, fake.kubeconfigYaml());
-      running = await startWebhook({ ...resolveSettings({}, {}), port: "0", host: "127.0.0.1", "metrics-port": "0", kubeconfig, ...overrides }, defaultDeps(), { logger });
+      running = await startWebhook({ ...resolveSettings({}, {}), port: "0", host: "127.0.0.1", "metrics-port": "0", kubeconfig, "generated-cert-dir": join(dir, "certs"), ...overrides }, defaultDeps(), { logger });
       return running;
     },
   };

@@ -38,6 +38,14 @@ export const MUTATING_WEBHOOK_CONFIGURATIONS: ResourceType = {
   namespaced: false,
 };
 
+export const CUSTOM_RESOURCE_DEFINITIONS: ResourceType = {
+  group: "apiextensions.k8s.io",
+  version: "v1",
+  plural: "customresourcedefinitions",
+  kind: "CustomResourceDefinition",
+  namespaced: false,
+};
+
 export const BUILTIN_RESOURCES: readonly ResourceType[] = [CONFIGMAPS, SECRETS, NAMESPACES, LEASES, VALIDATING_WEBHOOK_CONFIGURATIONS, MUTATING_WEBHOOK_CONFIGURATIONS];
 
 export interface ObjectMeta {

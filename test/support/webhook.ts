@@ -93,3 +93,23 @@ export function serviceReview(opts: { uid?: string; apiVersion?: string; operati
     },
   };
 }
+
+/** An AdmissionReview of a ConfigMap in `namespace` (the shape /config-validation receives), as JSON. */
+export function configMapReview(opts: { name: string; namespace: string; operation: "CREATE" | "UPDATE"; data: Record<string, string>; oldData?: Record<string, string>; uid?: string }): string {
+  const cm = (d: Record<string, string>): Record<string, unknown> => ({ apiVersion: "v1", kind: "ConfigMap", metadata: { name: opts.name, namespace: opts.namespace }, data: d });
+  return JSON.stringify({
+    apiVersion: "admission.k8s.io/v1",
+    kind: "AdmissionReview",
+    request: {
+      uid: opts.uid ?? "0d7b8e2a-0000-4000-8000-000000000007",
+      kind: { group: "", version: "v1", kind: "ConfigMap" },
+      resource: { group: "", version: "v1", resource: "configmaps" },
+      name: opts.name,
+      namespace: opts.namespace,
+      operation: opts.operation,
+      userInfo: { username: "admin" },
+      object: cm(opts.data),
+      ...(opts.oldData !== undefined ? { oldObject: cm(opts.oldData) } : {}),
+    },
+  });
+}
