@@ -57,8 +57,12 @@ describe("parseFeaturesConfig", () => {
       ["Allowed", "Allowed"],
       ["disabled", "Disabled"],
     ] as const) {
-      expect(parseFeaturesConfig({ [key]: raw })[field]).toBe(want);
+      expect(parseFeaturesConfig({ [key]: raw }, PROFILES["1.17"])[field]).toBe(want);
     }
+  });
+
+  it("ignores kubernetes.podspec-dryrun from Knative 1.23 (v0.47.0 removed it: the dry run follows the request)", () => {
+    for (const version of ["1.23", "1.24"] as const) expect(parseFeaturesConfig({ "kubernetes.podspec-dryrun": "Enabled" }, PROFILES[version])).toBe(DEFAULT_FEATURES);
   });
 
   it.each(["maybe", "true", " enabled", "", "AllowRootBounded"])("keeps the default for the unrecognised value %j", (raw) => {

@@ -136,6 +136,8 @@ export function parseFeaturesConfig(data: ConfigData, profile: KnativeProfile = 
   for (const [key, field] of KEYS) {
     const raw = lookup(data, key);
     if (raw === undefined || (LATER_VOLUME_FLAGS.has(key) && !(profile.volumes.flags as readonly string[]).includes(key))) continue;
+    // v0.47.0 removed the flag: the dry run follows the request's dryRun (profile.podSpecDryRun).
+    if (field === "podSpecDryRun" && profile.podSpecDryRun === "request") continue;
     const flag = field === "secureDefaults" ? parseSecurePodDefaults(raw, profile) : parseFlag(raw);
     if (flag === undefined || flag === DEFAULT_FEATURES[field]) continue;
     out ??= { ...DEFAULT_FEATURES };

@@ -178,7 +178,12 @@ const BY_KEY = new Map(FEATURE_GATES.map((g) => [g.key, g]));
 
 /** The gates of a release: those of Knative 1.17, and the later ones its profile lists. */
 export function featureGatesOf(profile: KnativeProfile): readonly FeatureGate[] {
-  return FEATURE_GATES.filter((g) => g.since === undefined || (profile.volumes.flags as readonly string[]).includes(g.key));
+  return FEATURE_GATES.filter(
+    (g) =>
+      (g.since === undefined || (profile.volumes.flags as readonly string[]).includes(g.key)) &&
+      // kubernetes.podspec-dryrun left config-features in v0.47.0 (knative.dev/serving pkg/apis/config/features.go).
+      !(g.check === "dry-run" && profile.podSpecDryRun === "request"),
+  );
 }
 
 /**

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { PROFILES, type KnativeVersion } from "../config/profile.js";
 import { snapshotFrom } from "../config/snapshot.js";
 import type { RequestContext } from "./context.js";
 import type { KObject } from "./kobject.js";
@@ -22,14 +23,15 @@ function recorder(result: DryRunResult = { ok: true }): Recorder {
   };
 }
 
-function context(flag: string, podDryRun: RequestContext["podDryRun"], extra: Partial<RequestContext> = {}): RequestContext {
+/** A request to Knative 1.17's webhook (v0.44.2: the flag and the annotation decide), or to `version`'s. */
+function context(flag: string, podDryRun: RequestContext["podDryRun"], extra: Partial<RequestContext> = {}, version: KnativeVersion = "1.17"): RequestContext {
   return {
     operation: "CREATE",
     subResource: "",
     oldObject: undefined,
     userInfo: undefined,
     dryRun: false,
-    config: snapshotFrom({ "config-features": { "kubernetes.podspec-dryrun": flag } }, "test"),
+    config: snapshotFrom({ "config-features": { "kubernetes.podspec-dryrun": flag } }, "test", PROFILES[version]),
     podDryRun,
     ...extra,
   };
@@ -58,7 +60,37 @@ describe("dryRunMode (serving v0.44.2 pkg/webhook/validate_unstructured.go)", ()
   });
 });
 
-describe("the dry-run callback", () => {
+describe("from v0.47.0 (Knative 1.23, 1.24): every request with dryRun: true, nothing else", () => {
+  for (const version of ["1.23", "1.24"] as const) {
+    it(`${version}: runs for dryRun requests whatever the flag and the annotation say, and only for them`, async () => {
+      const rec = recorder();
+      for (const [flag, annotation] of [["disabled", "strict"], ["enabled", undefined], ["allowed", "enabled"]] as const) {
+        expect(dryRunMode(service(annotation), context(flag, undefined, {}, version))).toBeUndefined();
+        expect(await validateServiceDryRun(service(annotation), context(flag, rec.podDryRun, {}, version))).toBeUndefined();
+        expect(dryRunMode(service(annotation), context(flag, undefined, { dryRun: true }, version))).toBe("enabled");
+      }
+      expect(rec.calls).toHaveLength(0);
+      expect(await validateServiceDryRun(service(), context("disabled", rec.podDryRun, { dryRun: true }, version))).toBeUndefined();
+      expect(rec.calls).toHaveLength(1);
+    });
+
+    it(`${version}: dry-runs an update that leaves the template unchanged too`, async () => {
+      const rec = recorder();
+      const old = service();
+      expect(await validateServiceDryRun(service(), context("disabled", rec.podDryRun, { operation: "UPDATE", oldObject: old, dryRun: true }, version))).toBeUndefined();
+      expect(rec.calls).toHaveLength(1);
+    });
+
+    it(`${version}: lets an API server that cannot dry-run through, the strict annotation being gone`, async () => {
+      const ignored = recorder({ ok: false, error: 'admission webhook "x" does not support dry run' });
+      expect(await validateServiceDryRun(service("strict"), context("enabled", ignored.podDryRun, { dryRun: true }, version))).toBeUndefined();
+      const denied = recorder({ ok: false, error: 'pods "dry-run-validationx" is forbidden: exceeded quota: q' });
+      expect(await validateServiceDryRun(service(), context("disabled", denied.podDryRun, { dryRun: true }, version))).toBe('dry run failed with pods "dry-run-validationx" is forbidden: exceeded quota: q: spec.template');
+    });
+  }
+});
+
+describe("the dry-run callback (v0.44.2)", () => {
   it("creates the derived pod in the object's namespace when the mode applies", async () => {
     const rec = recorder();
     expect(await validateServiceDryRun(service("enabled"), context("allowed", rec.podDryRun))).toBeUndefined();

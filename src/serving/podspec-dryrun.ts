@@ -1,7 +1,6 @@
 /**
- * The PodSpec dry run of Knative 1.17 (docs/knative-behavior.md#podspec-dry-run; serving v0.44.2
- * `pkg/webhook/validate_unstructured.go` and
- * `podspec_dryrun.go`): the validation callback of Service and Configuration that builds the Pod the revision
+ * The PodSpec dry run (docs/knative-behavior.md#podspec-dry-run; knative.dev/serving
+ * `pkg/webhook/validate_unstructured.go` and `podspec_dryrun.go`): the validation callback of Service and Configuration that builds the Pod the revision
  * reconciler would run for the template and asks the API server to create it with `dryRun=All`, so that
  * problems Knative's own rules cannot see (admission policies, quotas, pod security) surface at apply time.
  *
@@ -36,10 +35,12 @@ const REVISION_ONLY_FIELDS = new Set(["containerConcurrency", "timeoutSeconds", 
 export type DryRunMode = "enabled" | "strict";
 
 /**
- * Which mode applies to this object, or undefined when the dry run does not run (serving v0.44.2
- * pkg/webhook/validate_unstructured.go: validateRevisionTemplate).
+ * Which mode applies to this object, or undefined when the dry run does not run (knative.dev/serving
+ * pkg/webhook/validate_unstructured.go: validateRevisionTemplate): from v0.47.0 every request with `dryRun: true`
+ * (`apis.IsDryRun`) and nothing else; in v0.44.2 the flag and the annotation decide (profile.podSpecDryRun).
  */
 export function dryRunMode(obj: KObject, ctx: RequestContext): DryRunMode | undefined {
+  if (ctx.config.profile.podSpecDryRun === "request") return ctx.dryRun ? "enabled" : undefined;
   const flag = ctx.config.admission.features.podSpecDryRun;
   if (flag === "Disabled") return undefined;
   const annotation = asObject(metadataOf(obj).annotations)?.[PODSPEC_DRYRUN_ANNOTATION];
@@ -142,7 +143,7 @@ async function dryRunTemplate(template: KObject, namespace: string, mode: DryRun
   return errGeneric(`dry run failed with ${result.error}`, "spec.template").error();
 }
 
-/** `validateRevisionTemplate` (v0.44.2): the shared part of both callbacks. */
+/** `validateRevisionTemplate`: the shared part of both callbacks. */
 function validateRevisionTemplate(obj: KObject, ctx: RequestContext): Promise<string | undefined> | string | undefined {
   const mode = dryRunMode(obj, ctx);
   if (mode === undefined) return undefined;
@@ -150,8 +151,8 @@ function validateRevisionTemplate(obj: KObject, ctx: RequestContext): Promise<st
   if (spec === undefined || !Object.hasOwn(spec, "template")) return undefined;
   const template = asObject(spec.template);
   if (template === undefined) return "value could not be interpreted as a map";
-  if (ctx.operation === "UPDATE") {
-    // No-change updates are not dry-run again.
+  if (ctx.operation === "UPDATE" && ctx.config.profile.podSpecDryRun === "flag") {
+    // v0.44.2 does not dry-run a no-change update again (from v0.47.0 a dry-run request is always checked).
     const old = asObject(asObject(asObject(ctx.oldObject)?.spec)?.template);
     if (old !== undefined && semanticEqual(template, old)) return undefined;
   }
