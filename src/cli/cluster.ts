@@ -5,6 +5,7 @@
  */
 import type { KubeConfig } from "@kubernetes/client-node";
 import type { Logger } from "pino";
+import type { KnativeProfile } from "../config/profile.js";
 import type { Registry } from "prom-client";
 import type { GroupVersionKind } from "../apis/gvk.js";
 import { generationalWebhookKinds } from "../admission/generation.js";
@@ -37,6 +38,8 @@ export interface ClusterOptions {
   /** The ConfigMap read for the Leases' settings (`--config-leader-election-name`, default config-leader-election). */
   readonly leaderElectionConfigName?: string;
   readonly dryRunTimeoutMs: number;
+  /** The Knative release answered as (it can change under --knative-version auto; see releaseChanged). */
+  readonly knativeProfile: () => KnativeProfile;
   readonly kinds: readonly KindRules[];
   readonly generational: readonly GroupVersionKind[];
   /** `--impact-warnings`: list and watch Services and Configurations for /config-validation's impact warnings. */
@@ -52,6 +55,8 @@ export interface ClusterParts {
   /** With `impactWarnings`: the usage index (kube/gated-usage.ts, imported only then). */
   readonly gatedUsage?: GatedUsageView;
   notReadyReason(): string | undefined;
+  /** The release answered as changed: the webhook configurations are reconciled again (the owner reference). */
+  releaseChanged(): void;
   close(): Promise<void>;
 }
 
@@ -96,6 +101,7 @@ export async function startClusterParts(o: ClusterOptions): Promise<ClusterParts
         targets: knativeWebhookTargets(o.kinds, generationalWebhookKinds(o.generational, o.kinds)).map((t) => ({ ...t, leaseName: leaseNameFor(COMPONENT, t.queue, `/${t.name}`, election) })),
         webhookUrl: o.webhookUrl === "" ? undefined : parseWebhookUrl(o.webhookUrl),
         namespaceOwnership: !disableNamespaceOwnershipFromEnv(),
+        ownerController: () => o.knativeProfile().namespaceOwnerController,
         identity,
         leaderElection: o.leaderElection,
         ...timing,
@@ -109,6 +115,7 @@ export async function startClusterParts(o: ClusterOptions): Promise<ClusterParts
     podDryRun,
     ...(usage !== undefined ? { gatedUsage: usage.view } : {}),
     notReadyReason: () => certs?.notReadyReason(),
+    releaseChanged: () => reconciliation?.controller.enqueue(),
     async close() {
       await usage?.close();
       await reconciliation?.close();

@@ -260,7 +260,11 @@ export async function startWebhook(s: ServeSettings, deps: AdmissionDeps, opts: 
   const access = await clusterAccess(s, logger, tlsSource === "secret" || reconcile || configMode === "cluster" || inCluster(s));
   const release = await knativeRelease(s, logger, access);
   const store = await openConfigStore(s, logger, metrics.registry, access, release.profile);
-  const releaseWatch = release.follow?.((p) => store.setProfile(p));
+  const onRelease: { changed?: () => void } = {};
+  const releaseWatch = release.follow?.((p) => {
+    store.setProfile(p);
+    onRelease.changed?.();
+  });
   logger.info({ source: store.current().source, tls: tlsSource, reconcileWebhooks: reconcile }, "configuration and certificate sources");
   const generational = parseGenerationalKinds(s.generational);
 
@@ -284,6 +288,7 @@ export async function startWebhook(s: ServeSettings, deps: AdmissionDeps, opts: 
           leaderElection: !parseBool(s["disable-ha"], "--disable-ha"),
           leaderElectionConfigName: s["config-leader-election-name"],
           dryRunTimeoutMs: parseDurationMs(s["dry-run-timeout"], "--dry-run-timeout"),
+          knativeProfile: () => store.current().profile,
           kinds: deps.kinds.all(),
           generational,
           impactWarnings,
@@ -295,6 +300,7 @@ export async function startWebhook(s: ServeSettings, deps: AdmissionDeps, opts: 
             logger.info({ notAfter: new Date(m.notAfter).toISOString() }, "serving the certificate from the Secret");
           },
         });
+  if (cluster !== undefined) onRelease.changed = () => cluster.releaseChanged();
   const admissionDeps: AdmissionDeps = {
     ...deps,
     ...(generational.length > 0 ? { generational: generationalKeys(generational) } : {}),

@@ -163,13 +163,12 @@ export interface WebhookConfigInputs {
 }
 
 /**
- * metav1.NewControllerRef(ns, v1/Namespace), as knative/pkg writes it. (Knative 1.20 and later write `controller:
- * false`; every knative/pkg revision read while writing this, up to the one serving v0.44.2 pins, used
- * NewControllerRef.)
+ * metav1.NewControllerRef(ns, v1/Namespace), as knative/pkg writes it: with `controller: true` up to the knative.dev/pkg
+ * of serving v0.44.2, then `nsRef.Controller = ptr.Bool(false)` (the profile's namespaceOwnerController).
  */
-export function namespaceOwnerReference(ns: Json): Json {
+export function namespaceOwnerReference(ns: Json, controller = true): Json {
   const meta = asObject(ns.metadata) ?? {};
-  return { apiVersion: "v1", kind: "Namespace", name: meta.name, uid: meta.uid, controller: true, blockOwnerDeletion: true };
+  return { apiVersion: "v1", kind: "Namespace", name: meta.name, uid: meta.uid, controller, blockOwnerDeletion: true };
 }
 
 function asObject(v: unknown): Json | undefined {
@@ -236,6 +235,8 @@ export interface WebhookConfigControllerOptions {
   readonly secretName?: string;
   /** Set ownerReferences to the system Namespace (default true; WEBHOOK_DISABLE_NAMESPACE_OWNERSHIP=true turns it off). */
   readonly namespaceOwnership?: boolean;
+  /** The owner reference's `controller` value, read at each reconcile (the release answered as; default true). */
+  readonly ownerController?: () => boolean;
   /** `--webhook-url` (already checked with parseWebhookUrl). */
   readonly webhookUrl?: string;
   /** Whether this replica leads the configuration's reconciler (default: always, i.e. no election). */
@@ -308,7 +309,7 @@ export class WebhookConfigController {
     let owner: Json | undefined;
     if (this.opts.namespaceOwnership ?? true) {
       try {
-        owner = namespaceOwnerReference(asObject(await api.request({ method: "GET", path: `/api/v1/namespaces/${encodeURIComponent(namespace)}` })) ?? {});
+        owner = namespaceOwnerReference(asObject(await api.request({ method: "GET", path: `/api/v1/namespaces/${encodeURIComponent(namespace)}` })) ?? {}, this.opts.ownerController?.() ?? true);
       } catch (err) {
         throw new Error(`failed to fetch namespace: ${(err as Error).message}`);
       }
@@ -450,6 +451,7 @@ export interface WebhookConfigReconciliationOptions {
   readonly targets: readonly WebhookConfigTarget[];
   readonly webhookUrl?: string;
   readonly namespaceOwnership?: boolean;
+  readonly ownerController?: () => boolean;
   /** Unique per process (leader-election.ts defaultLeaseIdentity()). */
   readonly identity: string;
   /** Lease timing (config-leader-election); default Knative's 60 s / 40 s / 10 s. */
@@ -482,6 +484,7 @@ export async function startWebhookConfigReconciliation(opts: WebhookConfigReconc
     targets: opts.targets,
     webhookUrl: opts.webhookUrl,
     namespaceOwnership: opts.namespaceOwnership,
+    ownerController: opts.ownerController,
     isLeader: election ? (t) => leaders.has(t.name) : undefined,
     logger: opts.logger,
   });

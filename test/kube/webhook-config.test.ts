@@ -5,6 +5,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { pino } from "pino";
+import { PROFILES } from "../../src/config/profile.js";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { parseAllDocuments } from "yaml";
 import { createKubeApi, type KubeApi } from "../../src/kube/json-api.js";
@@ -148,6 +149,16 @@ describe("WebhookConfigController.reconcile", () => {
       expect(obj.metadata.ownerReferences).toEqual([{ apiVersion: "v1", kind: "Namespace", name: NS, uid: nsUid, controller: true, blockOwnerDeletion: true }]);
       expect(obj.metadata.labels).toEqual({ "app.kubernetes.io/component": "webhook", "app.kubernetes.io/name": "knative-serving" });
     }
+  });
+
+  it("writes the owner reference with controller: false when answering as Knative 1.23 or later, and follows a change of release", async () => {
+    let profile = PROFILES["1.24"];
+    const c = controller({ ownerController: () => profile.namespaceOwnerController });
+    for (const t of TARGETS) expect(await c.reconcile(t)).toBe("updated");
+    for (const t of TARGETS) expect(stored(t).metadata.ownerReferences).toEqual([{ apiVersion: "v1", kind: "Namespace", name: NS, uid: nsUid, controller: false, blockOwnerDeletion: true }]);
+    profile = PROFILES["1.17"];
+    for (const t of TARGETS) expect(await c.reconcile(t)).toBe("updated");
+    for (const t of TARGETS) expect(stored(t).metadata.ownerReferences).toEqual([{ apiVersion: "v1", kind: "Namespace", name: NS, uid: nsUid, controller: true, blockOwnerDeletion: true }]);
   });
 
   it("is a no-op the second time", async () => {
