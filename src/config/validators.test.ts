@@ -77,7 +77,7 @@ describe("knativeConfigMapValidators", () => {
 });
 
 // Each release's vectors, validated as that release validates (the profile handed to the validator).
-describe.each(RELEASES)("Knative $version", ({ version, dir }) => {
+describe.each(RELEASES.map((r) => [r.version, r] as const))("Knative %s", (version, { dir }) => {
   const profile = PROFILES[version];
   const CASES = configMapCases(dir);
 

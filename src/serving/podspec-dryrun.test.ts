@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { PROFILES } from "../config/profile.js";
 import { snapshotFrom } from "../config/snapshot.js";
 import type { RequestContext } from "./context.js";
 import type { KObject } from "./kobject.js";
@@ -29,7 +30,8 @@ function context(flag: string, podDryRun: RequestContext["podDryRun"], extra: Pa
     oldObject: undefined,
     userInfo: undefined,
     dryRun: false,
-    config: snapshotFrom({ "config-features": { "kubernetes.podspec-dryrun": flag } }, "test"),
+    // The flag and its annotation are Knative 1.17's (serving v0.47.0 removed them).
+    config: snapshotFrom({ "config-features": { "kubernetes.podspec-dryrun": flag } }, "test", PROFILES["1.17"]),
     podDryRun,
     ...extra,
   };
@@ -58,7 +60,7 @@ describe("dryRunMode (serving v0.44.2 pkg/webhook/validate_unstructured.go)", ()
   });
 });
 
-describe("the dry-run callback", () => {
+describe("the dry-run callback, as Knative 1.17 runs it", () => {
   it("creates the derived pod in the object's namespace when the mode applies", async () => {
     const rec = recorder();
     expect(await validateServiceDryRun(service("enabled"), context("allowed", rec.podDryRun))).toBeUndefined();

@@ -49,7 +49,7 @@ describe("OTHER_CONFIGMAP_PARSERS", () => {
 });
 
 // Each release's vectors, answered as that release answers (its profile in the request's snapshot).
-describe.each(RELEASES)("OTHER_CONFIGMAP_PARSERS as Knative $version", ({ version, dir }) => {
+describe.each(RELEASES.map((r) => [r.version, r] as const))("OTHER_CONFIGMAP_PARSERS as Knative %s", (version, { dir }) => {
   const vectors = vectorsIn(dir);
   const env = { config: defaultSnapshot(PROFILES[version]) };
 
