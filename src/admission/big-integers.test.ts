@@ -4,10 +4,15 @@
  * validation messages and the re-marshalled values below are printed by test/fixtures/go-bigint/main.go (see its
  * output.txt; `[label]` names the line). The rest of each answer is Knative's rule for the same field with a small
  * value, which the conformance vectors cover: each case is also checked against that analog.
+ *
+ * The fixture runs Go 1.23, the Go of Knative 1.17, so these answers are Knative 1.17's. Go 1.24 and later name
+ * embedded structs in decode-error field paths: Knative 1.24's decode errors are at the end, with the paths of the
+ * 1.24 vectors envelope/wrong-type-*.
  */
 import { describe, expect, it } from "vitest";
 import { parseJsonExact } from "../go/encoding/json/json-bigint.js";
 import { defaultDeps } from "../cli/main.js";
+import { PROFILES, type KnativeProfile } from "../config/profile.js";
 import { snapshotFrom } from "../config/snapshot.js";
 import { answerReview, type AdmissionPath } from "./http.js";
 
@@ -43,8 +48,8 @@ interface Answer {
   body: string;
 }
 
-async function answer(path: AdmissionPath, body: string, configDefaults: Record<string, string> = {}): Promise<Answer> {
-  const a = await answerReview(path, body, deps, { config: snapshotFrom({ "config-defaults": configDefaults }, "test") });
+async function answer(path: AdmissionPath, body: string, configDefaults: Record<string, string> = {}, profile: KnativeProfile = PROFILES["1.17"]): Promise<Answer> {
+  const a = await answerReview(path, body, deps, { config: snapshotFrom({ "config-defaults": configDefaults }, "test", profile) });
   if (a.status !== 200) return { status: a.status, body: a.body };
   const r = (JSON.parse(a.body) as { response: { allowed: boolean; status?: { message: string }; patch?: string } }).response;
   const patchText = r.patch === undefined ? undefined : Buffer.from(r.patch, "base64").toString("utf8");
@@ -177,7 +182,27 @@ describe("the AdmissionReview envelope", () => {
     ['{"request":{"dryRun":1.5}}', "could not decode body:json: cannot unmarshal number into Go struct field AdmissionRequest.request.dryRun of type bool"],
     ['{"request":1.5}', "could not decode body:json: cannot unmarshal number into Go struct field AdmissionReview.request of type v1.AdmissionRequest"],
   ])("%s", async (body, want) => {
-    const a = await answerReview("/defaulting", body, deps, { config: snapshotFrom({}, "test") });
+    const a = await answerReview("/defaulting", body, deps, { config: snapshotFrom({}, "test", PROFILES["1.17"]) });
     expect({ status: a.status, body: a.body }).toEqual({ status: 400, body: `${want}\n` });
+  });
+});
+
+describe("Knative 1.24 (Go 1.26): decode errors name the embedded structs", () => {
+  const V1_24 = PROFILES["1.24"];
+  const prefix = "cannot decode incoming new object: json: cannot unmarshal number";
+
+  it.each([
+    // envelope/wrong-type-timeout-as-string, envelope/wrong-type-port-as-string: the paths of these fields.
+    ["timeoutSeconds past int64 max", `{"containers":[{${IMAGE}}],"timeoutSeconds":${I64_MAX_PLUS_1}}`, `${I64_MAX_PLUS_1} into Go struct field RevisionSpec.spec.ConfigurationSpec.template.spec.timeoutSeconds of type int64`],
+    ["timeoutSeconds below int64 min", `{"containers":[{${IMAGE}}],"timeoutSeconds":${I64_MIN_MINUS_1}}`, `${I64_MIN_MINUS_1} into Go struct field RevisionSpec.spec.ConfigurationSpec.template.spec.timeoutSeconds of type int64`],
+    ["an int64 literal in an int32 field", `{"containers":[{${IMAGE},"ports":[{"containerPort":${I64_MAX}}]}]}`, `${I64_MAX} into Go struct field ContainerPort.spec.ConfigurationSpec.template.spec.PodSpec.containers.ports.containerPort of type int32`],
+  ])("%s", async (_name, spec, error) => {
+    expect((await answer("/resource-validation", review(spec), {}, V1_24)).message).toBe(`decoding request failed: ${prefix} ${error}`);
+    expect((await answer("/defaulting", review(spec), {}, V1_24)).message).toBe(`mutation failed: ${prefix} ${error}`);
+  });
+
+  it("keeps an int64 in range exact, as 1.17 does", async () => {
+    const got = await answer("/resource-validation", review(`{"containers":[{${IMAGE}}],"timeoutSeconds":${I64_MAX}}`), {}, V1_24);
+    expect(got.message).toBe(`validation failed: expected 0 <= ${I64_MAX} <= 600: spec.template.spec.timeoutSeconds`);
   });
 });

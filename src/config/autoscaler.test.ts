@@ -1,19 +1,22 @@
 import { describe, expect, it } from "vitest";
 import { DEFAULT_AUTOSCALER, parseAutoscalerConfig } from "./autoscaler.js";
+import { PROFILES, type KnativeProfile } from "./profile.js";
 import type { AutoscalerConfig } from "./types.js";
 
-function ok(data: Record<string, string>): AutoscalerConfig {
-  const r = parseAutoscalerConfig(data);
+/** Parsed as the release `profile` parses it; without one, as the default (Knative 1.24). */
+function ok(data: Record<string, string>, profile?: KnativeProfile): AutoscalerConfig {
+  const r = parseAutoscalerConfig(data, profile);
   if (!r.ok) throw new Error(r.error);
   return r.value;
 }
 
-function error(data: Record<string, string>): string {
-  const r = parseAutoscalerConfig(data);
+function error(data: Record<string, string>, profile?: KnativeProfile): string {
+  const r = parseAutoscalerConfig(data, profile);
   return r.ok ? "<no error>" : r.error;
 }
 
-// Ported from serving's pkg/autoscaler/config/config_test.go (TestNewConfig) with Knative's exact texts.
+// Ported from serving's pkg/autoscaler/config/config_test.go (TestNewConfig) with Knative's exact texts; the
+// default release is Knative 1.24, whose knative.dev/pkg configmap parser names the key of a bool it cannot parse.
 describe("parseAutoscalerConfig", () => {
   it("has Knative's defaults", () => {
     expect(ok({})).toEqual(DEFAULT_AUTOSCALER);
@@ -82,13 +85,17 @@ describe("parseAutoscalerConfig", () => {
     expect(ok({ "container-concurrency-target-percentage": "100" }).containerConcurrencyTargetFraction).toBe(1);
   });
 
-  it("passes the class through untrimmed, as knative/pkg's AsString does at v0.44.2", () => {
-    expect(ok({ "pod-autoscaler-class": " keda " }).podAutoscalerClass).toBe(" keda ");
+  it("passes the class through untrimmed, as knative/pkg's AsString does at v0.44.2 (Knative 1.17)", () => {
+    expect(ok({ "pod-autoscaler-class": " keda " }, PROFILES["1.17"]).podAutoscalerClass).toBe(" keda ");
+  });
+
+  it("trims the class, as knative/pkg's AsString does from serving v0.46.0 (Knative 1.24)", () => {
+    expect(ok({ "pod-autoscaler-class": " keda " }, PROFILES["1.24"]).podAutoscalerClass).toBe("keda");
   });
 
   it.each([
-    [{ "enable-scale-to-zero": "yes" }, 'failed to parse data: strconv.ParseBool: parsing "yes": invalid syntax'],
-    [{ "allow-zero-initial-scale": "sure" }, 'failed to parse data: strconv.ParseBool: parsing "sure": invalid syntax'],
+    [{ "enable-scale-to-zero": "yes" }, 'failed to parse data: failed to parse "enable-scale-to-zero": strconv.ParseBool: parsing "yes": invalid syntax'],
+    [{ "allow-zero-initial-scale": "sure" }, 'failed to parse data: failed to parse "allow-zero-initial-scale": strconv.ParseBool: parsing "sure": invalid syntax'],
     [{ "max-scale-up-rate": "fast" }, 'failed to parse data: failed to parse "max-scale-up-rate": strconv.ParseFloat: parsing "fast": invalid syntax'],
     [{ "panic-threshold-percentage": "1e400" }, 'failed to parse data: failed to parse "panic-threshold-percentage": strconv.ParseFloat: parsing "1e400": value out of range'],
     [{ "max-scale": "1.5" }, 'failed to parse data: failed to parse "max-scale": strconv.ParseInt: parsing "1.5": invalid syntax'],
@@ -144,7 +151,15 @@ describe("parseAutoscalerConfig", () => {
 
   it("reports parse errors before range checks, in Knative's key order", () => {
     expect(error({ "stable-window": "1s", "max-scale": "x" })).toBe('failed to parse data: failed to parse "max-scale": strconv.ParseInt: parsing "x": invalid syntax');
-    expect(error({ "max-scale-up-rate": "x", "enable-scale-to-zero": "x" })).toBe('failed to parse data: strconv.ParseBool: parsing "x": invalid syntax');
+    expect(error({ "max-scale-up-rate": "x", "enable-scale-to-zero": "x" })).toBe('failed to parse data: failed to parse "enable-scale-to-zero": strconv.ParseBool: parsing "x": invalid syntax');
     expect(error({ "stable-window": "1s", "scale-to-zero-grace-period": "0s" })).toBe("scale-to-zero-grace-period must be positive, was: 0s");
+  });
+
+  it.each([
+    [{ "enable-scale-to-zero": "yes" }, 'failed to parse data: strconv.ParseBool: parsing "yes": invalid syntax'],
+    [{ "allow-zero-initial-scale": "sure" }, 'failed to parse data: strconv.ParseBool: parsing "sure": invalid syntax'],
+    [{ "max-scale-up-rate": "x", "enable-scale-to-zero": "x" }, 'failed to parse data: strconv.ParseBool: parsing "x": invalid syntax'],
+  ] as const)("Knative 1.17 rejects %j with strconv.ParseBool's error bare (knative/pkg v0.44.2 AsBool)", (data, want) => {
+    expect(error(data, PROFILES["1.17"])).toBe(want);
   });
 });

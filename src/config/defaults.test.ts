@@ -1,19 +1,22 @@
 import { describe, expect, it } from "vitest";
 import { DEFAULT_DEFAULTS, parseDefaultsConfig } from "./defaults.js";
+import { PROFILES, type KnativeProfile } from "./profile.js";
 import type { DefaultsConfig } from "./types.js";
 
-function ok(data: Record<string, string>): DefaultsConfig {
-  const r = parseDefaultsConfig(data);
+/** Parsed as the release `profile` parses it; without one, as the default (Knative 1.24). */
+function ok(data: Record<string, string>, profile?: KnativeProfile): DefaultsConfig {
+  const r = parseDefaultsConfig(data, profile);
   if (!r.ok) throw new Error(r.error);
   return r.value;
 }
 
-function error(data: Record<string, string>): string {
-  const r = parseDefaultsConfig(data);
+function error(data: Record<string, string>, profile?: KnativeProfile): string {
+  const r = parseDefaultsConfig(data, profile);
   return r.ok ? "<no error>" : r.error;
 }
 
-// Ported from serving's pkg/apis/config/defaults_test.go (TestDefaultsConfiguration) with Knative's exact texts.
+// Ported from serving's pkg/apis/config/defaults_test.go (TestDefaultsConfiguration) with Knative's exact texts; the
+// default release is Knative 1.24, whose knative.dev/pkg configmap parser names the key of a bool it cannot parse.
 describe("parseDefaultsConfig", () => {
   it("has Knative's defaults", () => {
     const d = ok({});
@@ -96,7 +99,7 @@ describe("parseDefaultsConfig", () => {
     [{ "max-revision-timeout-seconds": "9223372036854775808" }, 'failed to parse "max-revision-timeout-seconds": strconv.ParseInt: parsing "9223372036854775808": value out of range'],
     [{ "container-concurrency": "ten" }, 'failed to parse "container-concurrency": strconv.ParseInt: parsing "ten": invalid syntax'],
     [{ "revision-response-start-timeout-seconds": "1.5" }, 'failed to parse "revision-response-start-timeout-seconds": strconv.ParseInt: parsing "1.5": invalid syntax'],
-    [{ "allow-container-concurrency-zero": "maybe" }, 'strconv.ParseBool: parsing "maybe": invalid syntax'],
+    [{ "allow-container-concurrency-zero": "maybe" }, 'failed to parse "allow-container-concurrency-zero": strconv.ParseBool: parsing "maybe": invalid syntax'],
     [{ "container-name-template": "{{.NAme}" }, "template: container-template:1: bad character U+007D '}'"],
     [{ "container-name-template": "{{.Name" }, "template: container-template:1: unclosed action"],
     [{ "init-container-name-template": "{{" }, "template: container-template:1: unclosed action"],
@@ -120,8 +123,15 @@ describe("parseDefaultsConfig", () => {
   it("reports the first error in Knative's order", () => {
     // Templates are parsed before numbers; numbers before the cross-key checks.
     expect(error({ "container-name-template": "{{", "revision-timeout-seconds": "x" })).toBe("template: container-template:1: unclosed action");
-    expect(error({ "revision-timeout-seconds": "x", "allow-container-concurrency-zero": "x" })).toBe('strconv.ParseBool: parsing "x": invalid syntax');
+    expect(error({ "revision-timeout-seconds": "x", "allow-container-concurrency-zero": "x" })).toBe('failed to parse "allow-container-concurrency-zero": strconv.ParseBool: parsing "x": invalid syntax');
     expect(error({ "revision-timeout-seconds": "700", "container-concurrency": "5000" })).toBe("revision-timeout-seconds (700) cannot be greater than max-revision-timeout-seconds (600)");
+  });
+
+  it.each([
+    [{ "allow-container-concurrency-zero": "maybe" }, 'strconv.ParseBool: parsing "maybe": invalid syntax'],
+    [{ "revision-timeout-seconds": "x", "allow-container-concurrency-zero": "x" }, 'strconv.ParseBool: parsing "x": invalid syntax'],
+  ] as const)("Knative 1.17 rejects %j with strconv.ParseBool's error bare (knative/pkg v0.44.2 AsBool)", (data, want) => {
+    expect(error(data, PROFILES["1.17"])).toBe(want);
   });
 
   it("accepts boundaries Knative accepts", () => {

@@ -4,7 +4,9 @@ import { PROFILES } from "./profile.js";
 import { equalFoldAscii } from "../go/strings/fold.js";
 import type { FeaturesConfig } from "./types.js";
 
-// Ported from serving's pkg/apis/config/features_test.go (TestFeaturesConfiguration), v0.44.2 key set.
+// Ported from serving's pkg/apis/config/features_test.go (TestFeaturesConfiguration), v0.44.2 key set: parsed as
+// Knative 1.17 parses it (later releases: the last tests here, and src/serving/secure-pod-defaults.test.ts).
+const V1_17 = PROFILES["1.17"];
 const KEYS: ReadonlyArray<readonly [string, keyof FeaturesConfig]> = [
   ["multi-container", "multiContainer"],
   ["multi-container-probing", "multiContainerProbing"],
@@ -39,8 +41,8 @@ const KEYS: ReadonlyArray<readonly [string, keyof FeaturesConfig]> = [
 ];
 
 describe("parseFeaturesConfig", () => {
-  it("has Knative's defaults: multi-container and emptyDir Enabled, dry-run Allowed, the rest Disabled", () => {
-    const f = parseFeaturesConfig({});
+  it("has Knative 1.17's defaults: multi-container and emptyDir Enabled, dry-run Allowed, the rest Disabled", () => {
+    const f = parseFeaturesConfig({}, V1_17);
     expect(f).toBe(DEFAULT_FEATURES);
     expect(f.multiContainer).toBe("Enabled");
     expect(f.podSpecVolumesEmptyDir).toBe("Enabled");
@@ -49,7 +51,7 @@ describe("parseFeaturesConfig", () => {
     for (const field of others) expect(DEFAULT_FEATURES[field]).toBe("Disabled");
   });
 
-  it.each(KEYS)("reads %s into %s, case-insensitively", (key, field) => {
+  it.each(KEYS)("Knative 1.17 reads %s into %s, case-insensitively", (key, field) => {
     for (const [raw, want] of [
       ["Enabled", "Enabled"],
       ["enabled", "Enabled"],
@@ -57,7 +59,7 @@ describe("parseFeaturesConfig", () => {
       ["Allowed", "Allowed"],
       ["disabled", "Disabled"],
     ] as const) {
-      expect(parseFeaturesConfig({ [key]: raw }, PROFILES["1.17"])[field]).toBe(want);
+      expect(parseFeaturesConfig({ [key]: raw }, V1_17)[field]).toBe(want);
     }
   });
 
@@ -65,12 +67,18 @@ describe("parseFeaturesConfig", () => {
     for (const version of ["1.23", "1.24"] as const) expect(parseFeaturesConfig({ "kubernetes.podspec-dryrun": "Enabled" }, PROFILES[version])).toBe(DEFAULT_FEATURES);
   });
 
-  it.each(["maybe", "true", " enabled", "", "AllowRootBounded"])("keeps the default for the unrecognised value %j", (raw) => {
-    expect(parseFeaturesConfig({ "kubernetes.podspec-affinity": raw, "secure-pod-defaults": raw })).toBe(DEFAULT_FEATURES);
+  it.each(["maybe", "true", " enabled", "", "AllowRootBounded"])("Knative 1.17 keeps the default for the unrecognised value %j", (raw) => {
+    expect(parseFeaturesConfig({ "kubernetes.podspec-affinity": raw, "secure-pod-defaults": raw }, V1_17)).toBe(DEFAULT_FEATURES);
+  });
+
+  // (secure-pod-defaults: Allowed, unrecognised from 1.20: src/serving/secure-pod-defaults.test.ts.)
+  it.each(["maybe", "true", " enabled", ""])("Knative 1.24 keeps the default for the unrecognised value %j too", (raw) => {
+    expect(parseFeaturesConfig({ "kubernetes.podspec-affinity": raw, "secure-pod-defaults": raw }, PROFILES["1.24"])).toBe(DEFAULT_FEATURES);
   });
 
   it("ignores keys Knative does not know", () => {
-    expect(parseFeaturesConfig({ "kubernetes.podspec-volumes-emptyDir": "disabled", unknown: "enabled" })).toBe(DEFAULT_FEATURES);
+    expect(parseFeaturesConfig({ "kubernetes.podspec-volumes-emptyDir": "disabled", unknown: "enabled" }, V1_17)).toBe(DEFAULT_FEATURES);
+    expect(parseFeaturesConfig({ "kubernetes.podspec-volumes-emptyDir": "disabled", unknown: "enabled" }, PROFILES["1.24"])).toBe(DEFAULT_FEATURES);
   });
 
   it("parses the volume flags of later releases only in those releases", () => {

@@ -1,11 +1,12 @@
 import { readFileSync, readdirSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { RELEASES } from "../../test/conformance/paths.js";
 import { EXAMPLE_EDITED_ERROR, checkExample } from "./example-checksum.js";
 import { parseAdmissionConfig } from "./parse.js";
+import { PROFILES } from "./profile.js";
 import { snapshotFrom } from "./snapshot.js";
 import { ConfigMapValidators, knativeConfigMapValidators } from "./validators.js";
-
-const VECTORS_DIR = new URL("../../test/conformance/vectors/", import.meta.url);
 
 interface Vector {
   name: string;
@@ -14,8 +15,8 @@ interface Vector {
   expect: { response?: { allowed?: boolean; status?: { message?: string } } };
 }
 
-function vectors(file: string): Vector[] {
-  return readFileSync(new URL(file, VECTORS_DIR), "utf8")
+function vectors(dir: string, file: string): Vector[] {
+  return readFileSync(join(dir, file), "utf8")
     .split("\n")
     .filter((l) => l.trim() !== "")
     .map((l) => JSON.parse(l) as Vector);
@@ -32,10 +33,10 @@ interface ConfigMapCase {
 
 const PREFIX = "validation failed: ";
 
-/** config_validation vectors that reach a ConfigMap's validator (CREATE/UPDATE of a decodable ConfigMap). */
-function configMapCases(): ConfigMapCase[] {
+/** config_validation vectors in `dir` that reach a ConfigMap's validator (CREATE/UPDATE of a decodable ConfigMap). */
+function configMapCases(dir: string): ConfigMapCase[] {
   const out: ConfigMapCase[] = [];
-  for (const v of vectors("config_validation.jsonl")) {
+  for (const v of vectors(dir, "config_validation.jsonl")) {
     const req = v.review?.request;
     if (req?.operation !== "CREATE" && req?.operation !== "UPDATE") continue;
     if (req.kind?.kind !== "ConfigMap") continue;
@@ -54,14 +55,11 @@ function configMapCases(): ConfigMapCase[] {
   return out;
 }
 
-const CASES = configMapCases();
 const MINE = new Set(["config-features", "config-defaults", "config-autoscaler"]);
 
-describe("knativeConfigMapValidators against the conformance vectors", () => {
-  const validators = knativeConfigMapValidators();
-
+describe("knativeConfigMapValidators", () => {
   it("validates exactly the ConfigMaps Knative 1.17 validates (serving v0.44.2 cmd/webhook/main.go, config-tracing included)", () => {
-    expect(validators.names()).toEqual([
+    expect(knativeConfigMapValidators().names()).toEqual([
       "config-autoscaler",
       "config-certmanager",
       "config-defaults",
@@ -76,39 +74,49 @@ describe("knativeConfigMapValidators against the conformance vectors", () => {
       "config-tracing",
     ]);
   });
-
-  it.each(CASES.filter((c) => MINE.has(c.configMap)).map((c) => [c.name, c] as const))("%s", (_name, c) => {
-    const validator = validators.lookup(c.configMap);
-    expect(validator).toBeDefined();
-    expect(validator?.(c.data, c.annotations)).toBe(c.want);
-  });
-
-  it("covers the vectors of all three ConfigMaps", () => {
-    const names = new Set(CASES.filter((c) => MINE.has(c.configMap)).map((c) => c.configMap));
-    expect([...names].sort()).toEqual(["config-autoscaler", "config-defaults", "config-features"]);
-  });
 });
 
-describe("the _example guard against every ConfigMap's vectors", () => {
-  const withExample = CASES.filter((c) => "_example" in c.data && "knative.dev/example-checksum" in c.annotations && c.configMap !== "");
-  it.each(withExample.map((c) => [c.name, c] as const))("%s", (_name, c) => {
-    const verdict = checkExample(c.data, c.annotations);
-    if (c.want === EXAMPLE_EDITED_ERROR) expect(verdict).toBe(EXAMPLE_EDITED_ERROR);
-    else expect(verdict).toBeUndefined();
-  });
-});
+// Each release's vectors, validated as that release validates (the profile handed to the validator).
+describe.each(RELEASES.map((r) => [r.version, r] as const))("Knative %s", (version, { dir }) => {
+  const profile = PROFILES[version];
+  const CASES = configMapCases(dir);
 
-describe("ConfigMaps in the vectors' configs", () => {
-  // The corpus promises every `configs` value is valid for the webhook's config store.
-  const all = readdirSync(VECTORS_DIR)
-    .filter((f) => f.endsWith(".jsonl"))
-    .flatMap(vectors)
-    .filter((v) => v.configs !== undefined);
-  it.each(all.map((v) => [v.name, v] as const))("%s parses without errors", (_name, v) => {
-    const snap = snapshotFrom(v.configs ?? {}, "test");
-    expect(snap.configErrors.size).toBe(0);
-    const { errors } = parseAdmissionConfig(snap.data);
-    expect([...errors]).toEqual([]);
+  describe("knativeConfigMapValidators against the conformance vectors", () => {
+    const validators = knativeConfigMapValidators();
+
+    it.each(CASES.filter((c) => MINE.has(c.configMap)).map((c) => [c.name, c] as const))("%s", (_name, c) => {
+      const validator = validators.lookup(c.configMap);
+      expect(validator).toBeDefined();
+      expect(validator?.(c.data, c.annotations, profile)).toBe(c.want);
+    });
+
+    it("covers the vectors of all three ConfigMaps", () => {
+      const names = new Set(CASES.filter((c) => MINE.has(c.configMap)).map((c) => c.configMap));
+      expect([...names].sort()).toEqual(["config-autoscaler", "config-defaults", "config-features"]);
+    });
+  });
+
+  describe("the _example guard against every ConfigMap's vectors", () => {
+    const withExample = CASES.filter((c) => "_example" in c.data && "knative.dev/example-checksum" in c.annotations && c.configMap !== "");
+    it.each(withExample.map((c) => [c.name, c] as const))("%s", (_name, c) => {
+      const verdict = checkExample(c.data, c.annotations);
+      if (c.want === EXAMPLE_EDITED_ERROR) expect(verdict).toBe(EXAMPLE_EDITED_ERROR);
+      else expect(verdict).toBeUndefined();
+    });
+  });
+
+  describe("ConfigMaps in the vectors' configs", () => {
+    // The corpus promises every `configs` value is valid for the webhook's config store.
+    const all = readdirSync(dir)
+      .filter((f) => f.endsWith(".jsonl"))
+      .flatMap((f) => vectors(dir, f))
+      .filter((v) => v.configs !== undefined);
+    it.each(all.map((v) => [v.name, v] as const))("%s parses without errors", (_name, v) => {
+      const snap = snapshotFrom(v.configs ?? {}, "test", profile);
+      expect(snap.configErrors.size).toBe(0);
+      const { errors } = parseAdmissionConfig(snap.data, profile);
+      expect([...errors]).toEqual([]);
+    });
   });
 });
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { MAX_HELD_ERROR_PATHS, MAX_RENDERED_ERROR_PATH_CHARS, MAX_RENDERED_ERROR_PATHS, moreErrorsLine, renderFieldError, viaField, type FieldError } from "../apis/field-error.js";
+import { PROFILES, type KnativeVersion } from "../config/profile.js";
 import type { FeaturesConfig, Flag } from "../config/types.js";
 import { validateInitContainer, validateSidecarContainer, validateUserContainer } from "./container.js";
 import type { VolumesByName } from "./volumes.js";
@@ -20,10 +21,11 @@ const NO_VOLUMES: VolumesByName = new Map();
 const render = (err: FieldError | undefined) => renderFieldError(viaField(err, "c"));
 const base = { name: "app", image: "busybox" };
 
+/** A case answered by the default release (1.24), or by the release it names. */
+type Case = readonly [name: string, container: Record<string, unknown>, flags: Partial<Record<keyof FeaturesConfig, Flag>>, want: string, version?: KnativeVersion];
+
 describe("validateUserContainer", () => {
-  const cases: ReadonlyArray<
-    readonly [name: string, container: Record<string, unknown>, flags: Partial<Record<keyof FeaturesConfig, Flag>>, want: string]
-  > = [
+  const cases: readonly Case[] = [
     ["a minimal container", base, {}, ""],
     ["an empty container is missing, nothing else", {}, {}, "missing field(s): c"],
     ["a container with only an empty name and resources is empty", { name: "", resources: { limits: {} } }, {}, "missing field(s): c"],
@@ -84,11 +86,15 @@ describe("validateUserContainer", () => {
       {},
       "invalid value: h2c: c.readinessProbe.httpGet.port\nProbe port must match container port",
     ],
-    ["startup probes are not validated [v0.44.2]", { ...base, startupProbe: {} }, {}, ""],
+    // podspec/probe-startup-empty/validation (Knative 1.24: startup probes are validated from serving v0.50.0).
+    ["a startup probe needs exactly one handler", { ...base, startupProbe: {} }, {}, "expected exactly one, got neither: c.startupProbe.exec, c.startupProbe.grpc, c.startupProbe.httpGet, c.startupProbe.tcpSocket"],
+    ["startup probes are not validated [v0.44.2]", { ...base, startupProbe: {} }, {}, "", "1.17"],
   ];
-  it.each(cases)("%s", (_name, container, flags, want) => {
-    expect(render(validateUserContainer(container, NO_VOLUMES, "http", features(flags)))).toBe(want);
-  });
+  for (const [name, container, flags, want, version] of cases) {
+    it(name, () => {
+      expect(render(validateUserContainer(container, NO_VOLUMES, "http", features(flags), version === undefined ? undefined : PROFILES[version]))).toBe(want);
+    });
+  }
 });
 
 describe("validateSidecarContainer", () => {
@@ -99,16 +105,23 @@ describe("validateSidecarContainer", () => {
     readinessProbe: { httpGet: {}, successThreshold: 1 },
     startupProbe: { exec: {} },
   };
-  const cases: ReadonlyArray<
-    readonly [name: string, container: Record<string, unknown>, flags: Partial<Record<keyof FeaturesConfig, Flag>>, want: string]
-  > = [
+  // The startup probe too from serving v0.50.0 (podspec/probe-multi-container-sidecar-startup-probe/validation,
+  // features/multi-container-probing-allowed-sidecar-startup/validation); Knative 1.17 does not look at it.
+  const cases: readonly Case[] = [
     [
       "probes are disallowed without multi-container-probing; PORT is not reserved",
       probed,
       {},
-      "must not set the field(s): c.livenessProbe, c.livenessProbe.periodSeconds, c.readinessProbe, c.readinessProbe.successThreshold",
+      "must not set the field(s): c.livenessProbe, c.livenessProbe.periodSeconds, c.readinessProbe, c.readinessProbe.successThreshold, c.startupProbe",
     ],
-    ["Allowed does not enable sidecar probing", probed, { multiContainerProbing: "Allowed" }, "must not set the field(s): c.livenessProbe, c.livenessProbe.periodSeconds, c.readinessProbe, c.readinessProbe.successThreshold"],
+    ["Allowed does not enable sidecar probing", probed, { multiContainerProbing: "Allowed" }, "must not set the field(s): c.livenessProbe, c.livenessProbe.periodSeconds, c.readinessProbe, c.readinessProbe.successThreshold, c.startupProbe"],
+    [
+      "Knative 1.17: liveness and readiness probes are disallowed without multi-container-probing, the startup probe is not looked at",
+      probed,
+      {},
+      "must not set the field(s): c.livenessProbe, c.livenessProbe.periodSeconds, c.readinessProbe, c.readinessProbe.successThreshold",
+      "1.17",
+    ],
     [
       "with multi-container-probing the probe must name its port",
       probed,
@@ -116,9 +129,11 @@ describe("validateSidecarContainer", () => {
       "invalid value: 0: c.readinessProbe.httpGet.port\nProbe port must be specified",
     ],
   ];
-  it.each(cases)("%s", (_name, container, flags, want) => {
-    expect(render(validateSidecarContainer(container, NO_VOLUMES, features(flags)))).toBe(want);
-  });
+  for (const [name, container, flags, want, version] of cases) {
+    it(name, () => {
+      expect(render(validateSidecarContainer(container, NO_VOLUMES, features(flags), version === undefined ? undefined : PROFILES[version]))).toBe(want);
+    });
+  }
 });
 
 describe("validateInitContainer", () => {

@@ -6,12 +6,14 @@ import { decodeGo } from "../go/encoding/json/index.js";
 import { knativeTypes } from "../apis/knative-types.js";
 import { DEFAULT_DEFAULTS, parseDefaultsConfig } from "../config/defaults.js";
 import { DEFAULT_FEATURES, parseFeaturesConfig } from "../config/features.js";
+import { PROFILES, type KnativeProfile } from "../config/profile.js";
 import type { DefaultsConfig, FeaturesConfig, Flag } from "../config/types.js";
-import { VECTORS_DIR } from "../../test/conformance/paths.js";
+import { RELEASES } from "../../test/conformance/paths.js";
 import { MAX_CONTAINERS, validateRevisionSpecWith, type RevisionSpecConfig } from "./podspec.js";
 
 // ---------------------------------------------------------------------------------------------
-// Configuration fixtures: Knative 1.17's defaults from the real parsers, with per-test overrides.
+// Configuration fixtures: Knative's defaults from the real parsers, with per-test overrides. Rules answer as the
+// default release (1.24) unless a case names another.
 
 function features(overrides: Partial<Record<keyof FeaturesConfig, Flag>> = {}): FeaturesConfig {
   return { ...DEFAULT_FEATURES, ...overrides };
@@ -25,13 +27,13 @@ function admission(f: FeaturesConfig = features(), d: DefaultsConfig = defaults(
   return { features: f, defaults: d };
 }
 
-/** The vectors' config-features / config-defaults through the real parsers (their values are all valid). */
-function parseFeatures(data: Readonly<Record<string, string>> | undefined): FeaturesConfig {
-  return parseFeaturesConfig(data ?? {});
+/** The vectors' config-features / config-defaults through the release's parsers (their values are all valid). */
+function parseFeatures(data: Readonly<Record<string, string>> | undefined, profile: KnativeProfile): FeaturesConfig {
+  return parseFeaturesConfig(data ?? {}, profile);
 }
 
-function parseDefaults(data: Readonly<Record<string, string>> | undefined): DefaultsConfig {
-  const r = parseDefaultsConfig(data ?? {});
+function parseDefaults(data: Readonly<Record<string, string>> | undefined, profile: KnativeProfile): DefaultsConfig {
+  const r = parseDefaultsConfig(data ?? {}, profile);
   if (!r.ok) throw new Error(`vector config-defaults must be valid: ${r.error}`);
   return r.value;
 }
@@ -55,8 +57,8 @@ function render(err: FieldError | undefined): Rendered {
   };
 }
 
-function validateTemplateSpec(spec: Record<string, unknown>, config: RevisionSpecConfig = admission()): Rendered {
-  return render(viaField(validateRevisionSpecWith(spec, config), "spec.template.spec"));
+function validateTemplateSpec(spec: Record<string, unknown>, config: RevisionSpecConfig = admission(), profile?: KnativeProfile): Rendered {
+  return render(viaField(validateRevisionSpecWith(spec, config, profile), "spec.template.spec"));
 }
 
 const INSECURE = "Kubernetes default value is insecure, Knative may default this to secure in a future release";
@@ -97,11 +99,13 @@ interface Case {
   readonly defaults?: Partial<DefaultsConfig>;
   readonly message: string;
   readonly warnings?: readonly string[];
+  /** The release answering; undefined: the default. */
+  readonly profile?: KnativeProfile;
 }
 
 function runCases(cases: readonly Case[]): void {
   it.each(cases.map((c) => [c.name, c] as const))("%s", (_name, c) => {
-    const got = validateTemplateSpec(c.spec, admission(features(c.features), defaults(c.defaults)));
+    const got = validateTemplateSpec(c.spec, admission(features(c.features), defaults(c.defaults)), c.profile);
     expect(got.message).toBe(c.message);
     expect(got.warnings).toEqual(c.warnings ?? []);
   });
@@ -170,8 +174,15 @@ describe("PodSpec allowed subset", () => {
     {
       name: "secure-pod-defaults opens the pod securityContext but not its fields",
       spec: spec({}, { securityContext: { runAsUser: 1001 } }),
+      features: { secureDefaults: "Enabled" },
+      message: `validation failed: must not set the field(s): ${P}.securityContext.runAsUser`,
+    },
+    {
+      name: "Knative 1.17: secure-pod-defaults Allowed opens the pod securityContext but not its fields",
+      spec: spec({}, { securityContext: { runAsUser: 1001 } }),
       features: { secureDefaults: "Allowed" },
       message: `validation failed: must not set the field(s): ${P}.securityContext.runAsUser`,
+      profile: PROFILES["1.17"],
     },
     {
       name: "pod securityContext bounds apply even when the field is disallowed",
@@ -321,8 +332,8 @@ describe("init containers", () => {
 });
 
 // ---------------------------------------------------------------------------------------------
-// Conformance vectors: every Service /validation vector of podspec.jsonl and features.jsonl whose expected
-// message names no metadata or traffic path (those belong to other rules).
+// Conformance vectors of each release, answered as that release: every Service /validation vector of podspec.jsonl
+// and features.jsonl whose expected message names no metadata or traffic path (those belong to other rules).
 
 interface VectorCase {
   readonly name: string;
@@ -340,9 +351,9 @@ const REVISION_SPEC_PATHS: Readonly<Record<string, readonly string[]>> = {
   Revision: ["spec"],
 };
 
-function loadVectors(file: string, kinds: readonly string[]): VectorCase[] {
+function loadVectors(dir: string, file: string, kinds: readonly string[], profile: KnativeProfile): VectorCase[] {
   const out: VectorCase[] = [];
-  for (const line of readFileSync(join(VECTORS_DIR, file), "utf8").split("\n")) {
+  for (const line of readFileSync(join(dir, file), "utf8").split("\n")) {
     if (line.trim() === "") continue;
     const v = JSON.parse(line) as {
       name: string;
@@ -367,7 +378,7 @@ function loadVectors(file: string, kinds: readonly string[]): VectorCase[] {
       name: v.name,
       spec: (spec ?? {}) as Record<string, unknown>,
       prefix: path.join("."),
-      config: admission(parseFeatures(v.configs?.["config-features"]), parseDefaults(v.configs?.["config-defaults"])),
+      config: admission(parseFeatures(v.configs?.["config-features"], profile), parseDefaults(v.configs?.["config-defaults"], profile)),
       message,
       warnings: v.expect.response?.warnings ?? [],
     });
@@ -375,25 +386,29 @@ function loadVectors(file: string, kinds: readonly string[]): VectorCase[] {
   return out;
 }
 
-describe("conformance vectors: Service spec.template.spec", () => {
-  const vectors = [...loadVectors("podspec.jsonl", ["Service"]), ...loadVectors("features.jsonl", ["Service"])];
+describe.each(RELEASES.map((r) => [r.version, r] as const))("Knative %s", (version, { dir }) => {
+  const profile = PROFILES[version];
+  const load = (kinds: readonly string[]): VectorCase[] => [...loadVectors(dir, "podspec.jsonl", kinds, profile), ...loadVectors(dir, "features.jsonl", kinds, profile)];
 
-  it("covers the vectors", () => {
-    expect(vectors.length).toBeGreaterThanOrEqual(282);
+  describe("conformance vectors: Service spec.template.spec", () => {
+    const vectors = load(["Service"]);
+
+    it("covers the vectors", () => {
+      expect(vectors.length).toBeGreaterThanOrEqual(282);
+    });
+
+    it.each(vectors.map((v) => [v.name, v] as const))("%s", (_name, v) => {
+      const got = render(viaField(validateRevisionSpecWith(v.spec, v.config, profile), v.prefix));
+      expect(got).toEqual({ message: v.message, warnings: v.warnings });
+    });
   });
 
-  it.each(vectors.map((v) => [v.name, v] as const))("%s", (_name, v) => {
-    const got = render(viaField(validateRevisionSpecWith(v.spec, v.config), v.prefix));
-    expect(got).toEqual({ message: v.message, warnings: v.warnings });
-  });
-});
+  describe("conformance vectors: Configuration and Revision specs", () => {
+    const vectors = load(["Configuration", "Revision"]);
 
-describe("conformance vectors: Configuration and Revision specs", () => {
-  const kinds = ["Configuration", "Revision"];
-  const vectors = [...loadVectors("podspec.jsonl", kinds), ...loadVectors("features.jsonl", kinds)];
-
-  it.each(vectors.map((v) => [v.name, v] as const))("%s", (_name, v) => {
-    const got = render(viaField(validateRevisionSpecWith(v.spec, v.config), v.prefix));
-    expect(got).toEqual({ message: v.message, warnings: v.warnings });
+    it.each(vectors.map((v) => [v.name, v] as const))("%s", (_name, v) => {
+      const got = render(viaField(validateRevisionSpecWith(v.spec, v.config, profile), v.prefix));
+      expect(got).toEqual({ message: v.message, warnings: v.warnings });
+    });
   });
 });

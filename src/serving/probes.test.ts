@@ -4,11 +4,13 @@ import { PROFILES } from "../config/profile.js";
 import type { FeaturesConfig } from "../config/types.js";
 import { validateSidecarContainer, validateUserContainer } from "./container.js";
 import { checkSidecarProbeDisallowed, validateProbe, validateReadinessProbe, type ProbePort } from "./probes.js";
+import type { ProbeRules } from "../config/profile.js";
 
 const render = (field: string, err: Parameters<typeof viaField>[0]) => renderFieldError(viaField(err, field));
 
 describe("validateProbe", () => {
-  const cases: ReadonlyArray<readonly [name: string, probe: Record<string, unknown>, port: ProbePort, want: string]> = [
+  // Rules of the default release (1.24), or of the release a case names.
+  const cases: ReadonlyArray<readonly [name: string, probe: Record<string, unknown>, port: ProbePort, want: string, rules?: ProbeRules]> = [
     ["an integer port is never compared", { httpGet: { port: 5000 } }, "http", ""],
     ["the serving port name matches", { httpGet: { port: "http" } }, "http", ""],
     [
@@ -41,6 +43,7 @@ describe("validateProbe", () => {
       { tcpSocket: {}, terminationGracePeriodSeconds: 10 },
       "http",
       "must not set the field(s): p.tcpSocket.terminationGracePeriodSeconds",
+      PROFILES["1.17"].probes,
     ],
     ["a sidecar probe names its port", { httpGet: { port: 9901 } }, undefined, ""],
     [
@@ -56,9 +59,11 @@ describe("validateProbe", () => {
       "invalid value: : p.tcpSocket.port\nProbe port must be specified",
     ],
   ];
-  it.each(cases)("%s", (_name, probe, port, want) => {
-    expect(render("p", validateProbe(probe, port))).toBe(want);
-  });
+  for (const [name, probe, port, want, rules] of cases) {
+    it(name, () => {
+      expect(render("p", validateProbe(probe, port, rules))).toBe(want);
+    });
+  }
 
   it("accepts an absent probe", () => {
     expect(validateProbe(undefined, "http")).toBeUndefined();

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { renderFieldError, viaField } from "../apis/field-error.js";
-import { PROFILES } from "../config/profile.js";
+import { PROFILES, type KnativeVersion } from "../config/profile.js";
 import type { FeaturesConfig, Flag } from "../config/types.js";
-import { allMountedVolumes, cleanPath, validateVolumeMounts, validateVolumes, volumeMountRules } from "./volumes.js";
+import { allMountedVolumes, cleanPath, validateVolumeMounts, validateVolumes, volumeMountRules, type VolumesByName } from "./volumes.js";
 
 /** The flags these rules read, at Knative's defaults. */
 function features(overrides: Partial<Record<keyof FeaturesConfig, Flag>> = {}): FeaturesConfig {
@@ -56,10 +56,12 @@ describe("cleanPath (Go's path.Clean)", () => {
   });
 });
 
+// The cases of validateVolumes and validateVolumeMounts answer as the default release (1.24), or as the release
+// they name; the volume flags of later releases are compared across releases further down.
 describe("validateVolumes", () => {
   const secret = (name: string) => ({ name, secret: { secretName: "s" } });
   const cases: ReadonlyArray<
-    readonly [name: string, volumes: unknown[], flags: Partial<Record<keyof FeaturesConfig, Flag>>, want: string]
+    readonly [name: string, volumes: unknown[], flags: Partial<Record<keyof FeaturesConfig, Flag>>, want: string, version?: KnativeVersion]
   > = [
     ["a mounted secret", [secret("a")], {}, ""],
     ["duplicate names", [secret("a"), { name: "a", configMap: { name: "c" } }], {}, 'duplicate volume name "a": v[1].name'],
@@ -94,6 +96,7 @@ describe("validateVolumes", () => {
       [{ name: "a", csi: { driver: "d" } }],
       { podSpecVolumesHostPath: "Enabled" },
       "expected exactly one, got neither: v[0].configMap, v[0].emptyDir, v[0].hostPath, v[0].projected, v[0].secret\nmust not set the field(s): v[0].csi",
+      "1.17",
     ],
     ["two sources", [{ name: "a", secret: {}, configMap: {} }], {}, "expected exactly one, got both: v[0].configMap, v[0].secret"],
     [
@@ -125,11 +128,13 @@ describe("validateVolumes", () => {
       "invalid value: -500m: v[0].emptyDir.sizeLimit\ninvalid value: HugePages: v[0].emptyDir.medium",
     ],
   ];
-  it.each(cases)("%s", (_name, volumes, flags, want) => {
-    const mounted = new Set(["a"]);
-    const { errs } = validateVolumes(volumes, mounted, features(flags));
-    expect(renderFieldError(viaField(errs, "v"))).toBe(want);
-  });
+  for (const [name, volumes, flags, want, version] of cases) {
+    it(name, () => {
+      const mounted = new Set(["a"]);
+      const { errs } = validateVolumes(volumes, mounted, features(flags), version === undefined ? undefined : PROFILES[version]);
+      expect(renderFieldError(viaField(errs, "v"))).toBe(want);
+    });
+  }
 
   it("indexes the volumes by name, the last one winning", () => {
     const { volumes } = validateVolumes([secret("a"), { name: "a", configMap: {} }], new Set(["a"]), features());
@@ -151,7 +156,10 @@ describe("validateVolumeMounts", () => {
     ["rw", { name: "rw", persistentVolumeClaim: { claimName: "c" } }],
     ["ro", { name: "ro", persistentVolumeClaim: { claimName: "c", readOnly: true } }],
   ]);
-  const cases: ReadonlyArray<readonly [name: string, mounts: unknown[], want: string]> = [
+  /** The volumes with the mount rules of `version` (flags at their defaults); without one, of the default release. */
+  const volumesOf = (version: KnativeVersion | undefined): VolumesByName =>
+    version === undefined ? volumes : Object.assign(new Map(volumes), { mountRules: volumeMountRules(features(), PROFILES[version]) });
+  const cases: ReadonlyArray<readonly [name: string, mounts: unknown[], want: string, version?: KnativeVersion]> = [
     ["a read-only secret mount", [{ name: "s", mountPath: "/s", readOnly: true }], ""],
     ["writable emptyDir and PVC mounts", [{ name: "e", mountPath: "/e" }, { name: "rw", mountPath: "/rw" }], ""],
     ["a writable secret mount", [{ name: "s", mountPath: "/s" }], "volume mount should be readOnly for this type of volume: m[0].readOnly"],
@@ -179,11 +187,14 @@ describe("validateVolumeMounts", () => {
       "mountPropagation and subPathExpr are disallowed [v0.44.2]",
       [{ name: "e", mountPath: "/e", mountPropagation: "None", subPathExpr: "$(X)" }],
       "must not set the field(s): m[0].mountPropagation, m[0].subPathExpr",
+      "1.17",
     ],
   ];
-  it.each(cases)("%s", (_name, mounts, want) => {
-    expect(renderFieldError(viaField(validateVolumeMounts(mounts, volumes), "m"))).toBe(want);
-  });
+  for (const [name, mounts, want, version] of cases) {
+    it(name, () => {
+      expect(renderFieldError(viaField(validateVolumeMounts(mounts, volumesOf(version)), "m"))).toBe(want);
+    });
+  }
 });
 
 describe("volume flags of later releases (csi, image, ephemeral, mount propagation)", () => {

@@ -64,11 +64,12 @@ describe("duckbill check: CREATE as kubectl apply would do it", () => {
       warned: true,
     },
     {
+      // Knative 1.24's Go names the embedded structs (envelope/wrong-type-timeout-as-string/defaulting).
       name: "defaulting denial (Go decode error)",
       file: "bad-type.yaml",
       line:
         'Error from server (BadRequest): error when creating "test/fixtures/check/bad-type.yaml": admission webhook "webhook.serving.knative.dev" denied the request: ' +
-        "mutation failed: cannot decode incoming new object: json: cannot unmarshal string into Go struct field RevisionSpec.spec.template.spec.timeoutSeconds of type int64",
+        "mutation failed: cannot decode incoming new object: json: cannot unmarshal string into Go struct field RevisionSpec.spec.ConfigurationSpec.template.spec.timeoutSeconds of type int64",
       warned: false,
     },
     {

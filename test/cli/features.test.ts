@@ -152,13 +152,14 @@ describe("gated pod spec fields agree with what the webhook denies", () => {
   });
 });
 
+// Without --knative-version (and without a cluster) `features` answers as Knative 1.24.
 describe("duckbill features", () => {
   it("lists every flag with state, default, type and what it gates", async () => {
     const r = await features([]);
     expect(r.code).toBe(0);
     const lines = r.stdout.trimEnd().split("\n");
     expect(lines[0]).toMatch(/^FLAG +STATE +DEFAULT +TYPE +GATES$/);
-    expect(lines).toHaveLength(featureGatesOf(PROFILES["1.17"]).length + 1);
+    expect(lines).toHaveLength(featureGatesOf(PROFILES["1.24"]).length + 1);
     expect(lines).toContainEqual(expect.stringMatching(/^kubernetes\.podspec-affinity +Disabled +Disabled +extension +node and pod affinity$/));
     expect(lines).toContainEqual(expect.stringMatching(/^multi-container +Enabled +Enabled +feature +more than one container in a pod spec$/));
     expect(r.stderr).toBe("");
@@ -171,7 +172,7 @@ describe("duckbill features", () => {
     // "sometimes" is not a flag value: Knative keeps the default.
     expect(r.stdout).toMatch(/^multi-container +Enabled +Enabled/m);
     expect(r.stderr).toBe(
-      'note: config-features key "kubernetes.podspec-unknown" is not a Knative 1.17 flag; it is ignored\n' +
+      'note: config-features key "kubernetes.podspec-unknown" is not a Knative 1.24 flag; it is ignored\n' +
         'note: config-features "multi-container": "sometimes" is not Enabled, Allowed or Disabled; Knative ignores it and keeps the default\n',
     );
   });
@@ -180,7 +181,16 @@ describe("duckbill features", () => {
     const r = await features(["--knative-version", "1.24"]);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^kubernetes\.podspec-volumes-ephemeral +Disabled +Disabled +extension +generic ephemeral volumes$/m);
-    expect((await features([])).stdout).not.toMatch(/podspec-volumes-ephemeral/);
+    const older = await features(["--knative-version", "1.17"]);
+    expect(older.code).toBe(0);
+    expect(older.stdout.trimEnd().split("\n")).toHaveLength(featureGatesOf(PROFILES["1.17"]).length + 1);
+    expect(older.stdout).not.toMatch(/podspec-volumes-ephemeral/);
+  });
+
+  it("--knative-version 1.17 names that release in its notes", async () => {
+    const r = await features(["--knative-version", "1.17", "--config-dir", fixture("config-affinity")]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/^note: config-features key "kubernetes\.podspec-unknown" is not a Knative 1\.17 flag; it is ignored\n/);
   });
 
   it("reports the uses of the volume flags of later releases", () => {
@@ -199,7 +209,7 @@ describe("duckbill features", () => {
   it("-o json lists the flags with their gated fields", async () => {
     const r = await features(["-o", "json"]);
     const out = JSON.parse(r.stdout) as { flags: Array<Record<string, unknown>> };
-    expect(out.flags).toHaveLength(featureGatesOf(PROFILES["1.17"]).length);
+    expect(out.flags).toHaveLength(featureGatesOf(PROFILES["1.24"]).length);
     expect(out.flags.find((f) => f.flag === "kubernetes.podspec-fieldref")).toMatchObject({
       state: "Disabled",
       default: "Disabled",

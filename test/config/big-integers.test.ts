@@ -1,12 +1,14 @@
 /**
- * Integers beyond 2^53 in ConfigMaps, as Knative's Go parsers see them: knative.dev/pkg/configmap/parse.go
- * (AsInt64, AsInt32, AsUint32, AsInt) over strconv.ParseInt / ParseUint / Atoi parse exactly, range errors are
- * strconv's, and messages print an int64 with all its digits (`%d`, `%v`). float64 keys keep Go's float format.
+ * Integers beyond 2^53 in ConfigMaps, as Knative's Go parsers see them: knative.dev/pkg/configmap/parse.go (Knative
+ * 1.17) and configmap/parser/parse.go (from serving v0.46.0) (AsInt64, AsInt32, AsUint32, AsInt) over
+ * strconv.ParseInt / ParseUint / Atoi parse exactly, range errors are strconv's, and messages print an int64 with all
+ * its digits (`%d`, `%v`). float64 keys keep Go's float format. Without a profile: the default release, 1.24.
  */
 import { describe, expect, it } from "vitest";
 import { answerReview } from "../../src/admission/http.js";
 import { defaultDeps } from "../../src/cli/main.js";
 import { parseDefaultsConfig } from "../../src/config/defaults.js";
+import { PROFILES, type KnativeProfile } from "../../src/config/profile.js";
 import { snapshotFrom } from "../../src/config/snapshot.js";
 import { knativeConfigMapValidators } from "../../src/config/validators.js";
 import { renderFieldError } from "../../src/apis/field-error.js";
@@ -21,11 +23,11 @@ const P53 = "9007199254740992";
 
 const validators = knativeConfigMapValidators();
 
-/** The ConfigMap validator's verdict: Knative's error text, or "allowed". */
-function verdict(configMap: string, data: Record<string, string>): string {
+/** The ConfigMap validator's verdict as the release `profile` gives it: Knative's error text, or "allowed". */
+function verdict(configMap: string, data: Record<string, string>, profile?: KnativeProfile): string {
   const validate = validators.lookup(configMap);
   if (validate === undefined) throw new Error(`no validator for ${configMap}`);
-  return validate(data, {}) ?? "allowed";
+  return validate(data, {}, profile) ?? "allowed";
 }
 
 const rangeInt = (key: string, raw: string): string => `failed to parse "${key}": strconv.ParseInt: parsing "${raw}": value out of range`;
@@ -37,9 +39,10 @@ interface Case {
   readonly want: string;
 }
 
-function table(configMap: string, cases: readonly Case[]): void {
-  it.each(cases.map((c) => ({ ...c, shown: JSON.stringify(c.data) })))(`${configMap} $shown`, ({ data, want }) => {
-    expect(verdict(configMap, data)).toBe(want);
+function table(configMap: string, cases: readonly Case[], profile?: KnativeProfile): void {
+  const release = profile === undefined ? "" : `Knative ${profile.version}: `;
+  it.each(cases.map((c) => ({ ...c, shown: JSON.stringify(c.data) })))(`${release}${configMap} $shown`, ({ data, want }) => {
+    expect(verdict(configMap, data, profile)).toBe(want);
   });
 }
 
@@ -117,22 +120,43 @@ describe("uint32 keys (configmap.AsUint32: strconv.ParseUint(raw, 10, 32))", () 
   ]);
 });
 
-describe("int keys (configmap.AsInt: strconv.Atoi, 64-bit)", () => {
-  table("config-network", [
-    { data: { "rollout-duration": I64_MAX }, want: "allowed" },
-    { data: { "rollout-duration": I64_MAX_PLUS_1 }, want: rangeAtoi("rollout-duration", I64_MAX_PLUS_1) },
-    { data: { "rollout-duration": I64_MIN }, want: `rollout-duration must be a positive integer, but was ${I64_MIN}` },
-    { data: { "rollout-duration": `-${P53_PLUS_1}` }, want: `rollout-duration must be a positive integer, but was -${P53_PLUS_1}` },
-    { data: { "rollout-duration": I64_MIN_MINUS_1 }, want: rangeAtoi("rollout-duration", I64_MIN_MINUS_1) },
-  ]);
-  table("config-observability", [
-    { data: { "metrics.request-metrics-reporting-period-seconds": I64_MAX }, want: "allowed" },
-    { data: { "metrics.request-metrics-reporting-period-seconds": I64_MAX_PLUS_1 }, want: rangeAtoi("metrics.request-metrics-reporting-period-seconds", I64_MAX_PLUS_1) },
-    { data: { "metrics.request-metrics-reporting-period-seconds": I64_MIN_MINUS_1 }, want: rangeAtoi("metrics.request-metrics-reporting-period-seconds", I64_MIN_MINUS_1) },
-    // The global reporting period is only checked with strconv.Atoi, and reported in Knative's own words.
-    { data: { "metrics.reporting-period-seconds": I64_MIN }, want: "allowed" },
-    { data: { "metrics.reporting-period-seconds": I64_MAX_PLUS_1 }, want: `invalid metrics.reporting-period-seconds value "${I64_MAX_PLUS_1}"` },
-  ]);
+// The release decides how AsInt parses: strconv.Atoi in Knative 1.17, strconv.ParseInt from serving v0.46.0
+// (config_validation/network-rollout-duration-invalid); and from then config-observability ignores the OpenCensus
+// keys (config_validation/observability-reporting-period-invalid).
+describe("int keys (configmap.AsInt, 64-bit)", () => {
+  for (const [version, range] of [["1.17", rangeAtoi], ["1.24", rangeInt]] as const) {
+    table(
+      "config-network",
+      [
+        { data: { "rollout-duration": I64_MAX }, want: "allowed" },
+        { data: { "rollout-duration": I64_MAX_PLUS_1 }, want: range("rollout-duration", I64_MAX_PLUS_1) },
+        { data: { "rollout-duration": I64_MIN }, want: `rollout-duration must be a positive integer, but was ${I64_MIN}` },
+        { data: { "rollout-duration": `-${P53_PLUS_1}` }, want: `rollout-duration must be a positive integer, but was -${P53_PLUS_1}` },
+        { data: { "rollout-duration": I64_MIN_MINUS_1 }, want: range("rollout-duration", I64_MIN_MINUS_1) },
+      ],
+      PROFILES[version],
+    );
+  }
+  table(
+    "config-observability",
+    [
+      { data: { "metrics.request-metrics-reporting-period-seconds": I64_MAX }, want: "allowed" },
+      { data: { "metrics.request-metrics-reporting-period-seconds": I64_MAX_PLUS_1 }, want: rangeAtoi("metrics.request-metrics-reporting-period-seconds", I64_MAX_PLUS_1) },
+      { data: { "metrics.request-metrics-reporting-period-seconds": I64_MIN_MINUS_1 }, want: rangeAtoi("metrics.request-metrics-reporting-period-seconds", I64_MIN_MINUS_1) },
+      // The global reporting period is only checked with strconv.Atoi, and reported in Knative's own words.
+      { data: { "metrics.reporting-period-seconds": I64_MIN }, want: "allowed" },
+      { data: { "metrics.reporting-period-seconds": I64_MAX_PLUS_1 }, want: `invalid metrics.reporting-period-seconds value "${I64_MAX_PLUS_1}"` },
+    ],
+    PROFILES["1.17"],
+  );
+  table(
+    "config-observability",
+    [
+      { data: { "metrics.request-metrics-reporting-period-seconds": I64_MAX_PLUS_1 }, want: "allowed" },
+      { data: { "metrics.reporting-period-seconds": I64_MAX_PLUS_1 }, want: "allowed" },
+    ],
+    PROFILES["1.24"],
+  );
 });
 
 describe("float64 keys keep Go's float format (configmap.AsFloat64)", () => {

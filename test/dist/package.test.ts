@@ -84,8 +84,8 @@ describe("the production package", () => {
     const { stdout } = await run(process.execPath, ["bin/duckbill", "version"], { cwd: dir, env: childEnv() });
     const [first, ...releases] = stdout.trim().split("\n");
     expect(first).toBe(version);
-    // Then the Knative releases it answers as (--knative-version), the default marked.
-    expect(releases).toEqual(["knative 1.24: knative.dev/serving v0.51.0", "knative 1.23: knative.dev/serving v0.50.0", "knative 1.17 (default): knative.dev/serving v0.44.2"]);
+    // Then the Knative releases it answers as (--knative-version), the one `auto` takes without a cluster marked.
+    expect(releases).toEqual(["knative 1.24 (default without a cluster): knative.dev/serving v0.51.0", "knative 1.23: knative.dev/serving v0.50.0", "knative 1.17: knative.dev/serving v0.44.2"]);
   });
 
   it("defaults a Service through `admit`", async () => {

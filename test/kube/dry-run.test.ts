@@ -1,7 +1,9 @@
 /**
  * The PodSpec dry run's API call (src/kube/dry-run.ts) against in-process API servers over real HTTP: success,
  * the API server's refusal, answers that are not a Status, a dead server, and the deadline; then the whole path
- * from an AdmissionReview to Knative's denial text, and the podspec-dryrun conformance vectors with a client.
+ * from an AdmissionReview to Knative's denial text, and the podspec-dryrun conformance vectors with a client. The
+ * requests that reach the dry run here do so by Knative 1.17's `kubernetes.podspec-dryrun` flag, so they are answered
+ * as 1.17 (serving v0.47.0 removed the flag).
  */
 import { readFileSync } from "node:fs";
 import { createServer, type Server, type ServerResponse } from "node:http";
@@ -9,6 +11,7 @@ import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { answerReview } from "../../src/admission/http.js";
+import { PROFILES } from "../../src/config/profile.js";
 import { defaultSnapshot, snapshotFrom } from "../../src/config/snapshot.js";
 import { knativeConfigMapValidators } from "../../src/config/validators.js";
 import { createPodDryRun } from "../../src/kube/dry-run.js";
@@ -19,6 +22,7 @@ import { VECTORS_DIR } from "../conformance/paths.js";
 import { BUILTIN_RESOURCES, FakeApiServer, type ResourceType } from "../support/fake-apiserver.js";
 import { within } from "../support/timing.js";
 
+const V1_17 = PROFILES["1.17"];
 const PODS: ResourceType = { group: "", version: "v1", plural: "pods", kind: "Pod", namespaced: true };
 
 const POD = { apiVersion: "v1", kind: "Pod", metadata: { generateName: "dry-run-validation", namespace: "team-a" }, spec: { containers: [{ name: "user-container", image: "img" }] } };
@@ -106,7 +110,7 @@ describe("createPodDryRun against the fake API server", () => {
         },
       },
     };
-    const config = snapshotFrom({ "config-features": { "kubernetes.podspec-dryrun": "enabled" } }, "test");
+    const config = snapshotFrom({ "config-features": { "kubernetes.podspec-dryrun": "enabled" } }, "test", V1_17);
     const answer = await answerReview("/resource-validation", JSON.stringify(review), deps, { config });
     const response = (JSON.parse(answer.body) as { response: { allowed: boolean; status?: { message: string } } }).response;
     expect(response.allowed).toBe(false);
@@ -146,7 +150,7 @@ describe("createPodDryRun against misbehaving servers", () => {
       res.end("{}");
     });
     const deps = { kinds: knativeRegistry(), configMaps: knativeConfigMapValidators(), podDryRun: dryRun };
-    const config = snapshotFrom({ "config-features": { "kubernetes.podspec-dryrun": "enabled" }, "config-defaults": { "max-revision-timeout-seconds": "9223372036854775807" } }, "test");
+    const config = snapshotFrom({ "config-features": { "kubernetes.podspec-dryrun": "enabled" }, "config-defaults": { "max-revision-timeout-seconds": "9223372036854775807" } }, "test", V1_17);
     // Raw text: the literal must reach the webhook as written (JSON.stringify of a number would round it).
     const body =
       '{"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview","request":{"uid":"u1","kind":{"group":"serving.knative.dev","version":"v1","kind":"Service"},' +
@@ -196,7 +200,7 @@ describe("createPodDryRun against misbehaving servers", () => {
   });
 });
 
-describe("the podspec-dryrun conformance vectors with a dry-run client that succeeds", () => {
+describe("the podspec-dryrun conformance vectors (Knative 1.17) with a dry-run client that succeeds", () => {
   const lines = readFileSync(join(VECTORS_DIR, "features.jsonl"), "utf8")
     .split("\n")
     .filter((l) => l.includes("podspec-dryrun") && l.includes('"/resource-validation"'))
@@ -221,7 +225,7 @@ describe("the podspec-dryrun conformance vectors with a dry-run client that succ
       return { ok: true };
     };
     const deps = { kinds: knativeRegistry(), configMaps: knativeConfigMapValidators(), podDryRun };
-    const config = line.configs === undefined ? defaultSnapshot() : snapshotFrom(line.configs, "vector");
+    const config = line.configs === undefined ? defaultSnapshot(V1_17) : snapshotFrom(line.configs, "vector", V1_17);
     const answer = await answerReview("/resource-validation", JSON.stringify(line.review), deps, { config });
     const response = (JSON.parse(answer.body) as { response: { allowed: boolean } }).response;
     expect(response.allowed).toBe(line.expect.response.allowed);

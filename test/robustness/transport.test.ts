@@ -1,7 +1,7 @@
 // Hostile transport against the real HTTPS server: slow, stuck, idle, abrupt and wrong-protocol clients. Each
 // attack must end within a bound the server sets, and a normal AdmissionReview from another client must be
 // answered promptly while it goes on and right after; every connection the attack opened must be gone afterwards.
-// (Pipelining, a trickled body that completes and the 413 cases are in test/server/transport.test.ts.)
+// (Pipelining, a trickled body that completes and the over-limit cases are in test/server/transport.test.ts.)
 import { connect as http2Connect } from "node:http2";
 import { connect as netConnect, type Socket } from "node:net";
 import { performance } from "node:perf_hooks";

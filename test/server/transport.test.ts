@@ -72,8 +72,25 @@ describe("admission transport (HTTP/1.1)", () => {
     );
     expect(text).toMatch(/^HTTP\/1.1 200 OK/);
   });
+});
 
-  it("answers 413 to a chunked body over 3 MiB as soon as it is over, reads and drops the rest, then closes that connection", async () => {
+/**
+ * A body over 3 MiB, as the release answers it: Knative 1.24 (the default without a cluster) reads the body through
+ * http.MaxBytesReader and answers 400 (envelope/body-over-3mib/defaulting); 1.17 had no limit, and Duckbill answers
+ * 413. Either way the answer comes as soon as the body is over the limit, and the connection is closed after it.
+ */
+describe.each([
+  ["1.24", 400],
+  ["1.17", 413],
+] as const)("admission transport (HTTP/1.1): a body over 3 MiB as Knative %s answers it (%i)", (version, status) => {
+  let wh: TestWebhook;
+  beforeAll(async () => {
+    wh = await startTestWebhook({ "knative-version": version });
+  });
+  afterAll(async () => wh.stop());
+  const statusLine = new RegExp(`^HTTP/1.1 ${status} `);
+
+  it("answers at once to a chunked body over 3 MiB as soon as it is over, reads and drops the rest, then closes that connection", async () => {
     const chunk = Buffer.alloc(256 * 1024, 0x20);
     let answeredBeforeEnd = false;
     const { text, closed } = await rawExchange(
@@ -88,13 +105,13 @@ describe("admission transport (HTTP/1.1)", () => {
       () => false,
     );
     expect(answeredBeforeEnd).toBe(true);
-    expect(text).toMatch(/^HTTP\/1.1 413/);
+    expect(text).toMatch(statusLine);
     expect(text).toContain("request body too large");
     expect(text.toLowerCase()).toContain("connection: close");
     expect(closed).toBe(true);
   });
 
-  it("lets a client that writes a whole over-limit body read the 413: the connection is not reset under its writes", async () => {
+  it("lets a client that writes a whole over-limit body read the answer: the connection is not reset under its writes", async () => {
     for (const mib of [3.1, 8]) {
       const length = Math.round(mib * 1024 * 1024);
       const outcome = await new Promise<{ text: string; error: string | undefined }>((resolve) => {
@@ -119,18 +136,18 @@ describe("admission transport (HTTP/1.1)", () => {
         socket.on("close", () => resolve({ text, error }));
       });
       expect(outcome.error, `${mib} MiB`).toBeUndefined();
-      expect(outcome.text).toMatch(/^HTTP\/1.1 413/);
+      expect(outcome.text).toMatch(statusLine);
       expect(outcome.text).toContain("could not decode body:http: request body too large\n");
     }
   });
 
-  it("answers 413 at once when Content-Length announces more than 3 MiB", async () => {
+  it("answers at once when Content-Length announces more than 3 MiB", async () => {
     const { text } = await rawExchange(
       wh,
       (send) => send(`POST /defaulting HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: ${4 * 1024 * 1024}\r\n\r\n{`),
       (t) => t.includes("request body too large"),
     );
-    expect(text).toMatch(/^HTTP\/1.1 413/);
+    expect(text).toMatch(statusLine);
   });
 });
 

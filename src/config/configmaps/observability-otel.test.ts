@@ -65,6 +65,7 @@ describe("parseObservabilityConfig picks the schema of the profile", () => {
     expect(parseObservabilityConfig(data, PROFILES["1.17"])).toBe('invalid metrics.reporting-period-seconds value "abc"');
     expect(parseObservabilityConfig(data, PROFILES["1.23"])).toBe('unsupported protocol "statsd"');
     expect(parseObservabilityConfig(data, PROFILES["1.24"])).toBe('unsupported protocol "statsd"');
-    expect(parseObservabilityConfig(data)).toBe('invalid metrics.reporting-period-seconds value "abc"');
+    // Without a profile: the default release, 1.24.
+    expect(parseObservabilityConfig(data)).toBe('unsupported protocol "statsd"');
   });
 });

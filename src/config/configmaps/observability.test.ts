@@ -1,7 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { parseObservabilityConfig } from "./observability.js";
+import { PROFILES } from "../profile.js";
 
-// Expected answers were confirmed against Knative's own Go code (serving 1.17 pins).
+// Expected answers were confirmed against Knative's own Go code (serving 1.17 pins), so they are parsed as Knative 1.17
+// parses them. Knative 1.23 and 1.24 read the OpenTelemetry keys instead (observability-otel.test.ts; index.test.ts
+// runs each release's config_validation vectors).
 const CASES: ReadonlyArray<readonly [data: Record<string, string>, error: string | undefined]> = [
   [{"metrics.reporting-period-seconds": "abc"}, "invalid metrics.reporting-period-seconds value \"abc\""],
   [{"metrics.reporting-period-seconds": ""}, undefined],
@@ -15,8 +18,8 @@ const CASES: ReadonlyArray<readonly [data: Record<string, string>, error: string
   [{"metrics.backend-destination": "bogus", "metrics.request-metrics-backend-destination": "bogus"}, undefined],
 ];
 
-describe("parseObservabilityConfig", () => {
+describe("parseObservabilityConfig (Knative 1.17)", () => {
   it.each(CASES)("%j → %s", (data, error) => {
-    expect(parseObservabilityConfig(data)).toBe(error);
+    expect(parseObservabilityConfig(data, PROFILES["1.17"])).toBe(error);
   });
 });
