@@ -81,8 +81,12 @@ function pct(x) {
   return x === undefined || x === null ? "–" : `${x >= 0 ? "+" : ""}${(x * 100).toFixed(1)} %`;
 }
 
-/** Server CPU time per answered request, in µs: steadier than req/s when other work shares the machine. */
+/**
+ * Server CPU time per answered request, in µs: steadier than req/s when other work shares the machine. The
+ * phase's own figure when it has one (a summary of rounds carries the median of its rounds'), else CPU / rate.
+ */
 export function cpuMicrosPerRequest(p) {
+  if (typeof p.server?.cpuMicrosPerRequest === "number") return p.server.cpuMicrosPerRequest;
   const rate = p.achievedRate ?? p.reqPerSec;
   return p.server?.cpuCores == null || !(rate > 0) ? undefined : Math.round((p.server.cpuCores / rate) * 1e6);
 }
