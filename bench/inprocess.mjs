@@ -1,18 +1,32 @@
 #!/usr/bin/env node
 // In-process cost of one admission, per vector category, through answerReview: the function the HTTPS server
-// calls for every AdmissionReview body (decode, admit, encode). Run after `npm run build`; prints JSON with --json.
+// calls for every AdmissionReview body (decode, admit, encode), answering as the Knative release --knative-version
+// names (default 1.24) on that release's vectors. Run after `npm run build`; prints JSON with --json.
 import { parseArgs } from "node:util";
 import { performance } from "node:perf_hooks";
 import { answerReview } from "../dist/admission/http.js";
 import { defaultDeps } from "../dist/cli/main.js";
+import { PROFILES } from "../dist/config/profile.js";
 import { defaultSnapshot, snapshotFrom } from "../dist/config/snapshot.js";
 import { median, percentileSorted, round } from "./lib/stats.mjs";
 import { buildMix, categoryOf, isAdmissionTraffic, loadVectors } from "./lib/vectors.mjs";
-import { VECTORS_DIR } from "./lib/paths.mjs";
+import { BENCH_RELEASES, DEFAULT_BENCH_RELEASE, releaseVectors } from "./lib/paths.mjs";
 
 const { values: flags } = parseArgs({
-  options: { json: { type: "boolean", default: false }, "sample-ms": { type: "string", default: "700" }, "warmup-ms": { type: "string", default: "250" } },
+  options: {
+    json: { type: "boolean", default: false },
+    "sample-ms": { type: "string", default: "700" },
+    "warmup-ms": { type: "string", default: "250" },
+    "knative-version": { type: "string", default: DEFAULT_BENCH_RELEASE },
+  },
 });
+const RELEASE = flags["knative-version"];
+if (!BENCH_RELEASES.includes(RELEASE)) {
+  console.error(`inprocess: --knative-version must be one of ${BENCH_RELEASES.join(", ")}, got "${RELEASE}"`);
+  process.exit(2);
+}
+const PROFILE = PROFILES[RELEASE];
+const VECTORS_DIR = releaseVectors(RELEASE).dir;
 const SAMPLE_BUDGET_MS = Number(flags["sample-ms"]);
 const WARMUP_MS = Number(flags["warmup-ms"]);
 /** One timed round lasts at least this long, so timer resolution and one-off pauses stay small against it. */
@@ -20,7 +34,7 @@ const ROUND_MS = 5;
 const MIN_ROUNDS = 25;
 
 const deps = defaultDeps();
-const base = defaultSnapshot();
+const base = defaultSnapshot(PROFILE);
 const snapshots = new Map();
 
 /** Per-request ConfigMaps, as `duckbill admit --batch` applies them (parsed once, outside the timed loop). */
@@ -29,7 +43,7 @@ function snapshotFor(configs) {
   const key = JSON.stringify(configs);
   let s = snapshots.get(key);
   if (s === undefined) {
-    s = snapshotFrom(configs, "bench");
+    s = snapshotFrom(configs, "bench", PROFILE);
     snapshots.set(key, s);
   }
   return s;

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// `npm run bench`: in-process admission cost, then duckbill serve and a bare Node HTTPS floor driven over
-// loopback TLS keep-alive; prints Markdown, writes bench/results/<time>-<commit>.json, and with
+// `npm run bench`: in-process admission cost, then duckbill serve, Knative's own webhook (the reference, same
+// release) and a bare Node HTTPS floor driven over loopback TLS keep-alive in alternating rounds; prints Markdown
+// led by Duckbill / Knative ratios from this run, writes bench/results/<time>-<commit>.json, and with
 // --compare <baseline.json> fails when saturation throughput dropped by more than 15 %.
 // Everything is bounded: fixed phase lengths, and a watchdog that ends the run and its children.
 import { execFileSync, spawn } from "node:child_process";
@@ -10,18 +11,22 @@ import { cpus, freemem, loadavg, release, tmpdir, totalmem } from "node:os";
 import { basename, join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
+import { CLIENT_TLS } from "./lib/client-tls.mjs";
 import { summariseProfile } from "./lib/cpuprofile.mjs";
 import { pacedLoad, requestBytes } from "./lib/paced-client.mjs";
-import { BENCH_DIR, KNOWN_FAILURES_FILE, REPO_DIR, RESULTS_DIR, VECTORS_DIR } from "./lib/paths.mjs";
-import { HOST, startDuckbill, startFloor, stopChild } from "./lib/processes.mjs";
+import { BENCH_DIR, BENCH_RELEASES, DEFAULT_BENCH_RELEASE, REPO_DIR, RESULTS_DIR, releaseVectors } from "./lib/paths.mjs";
+import { HOST, killChild, startDuckbill, startFloor, startKnative, stopChild } from "./lib/processes.mjs";
 import { sampleProcess, sampleSelf } from "./lib/proc-stats.mjs";
+import { findReference } from "./lib/reference.mjs";
 import { compareWithBaseline, cpuMicrosPerRequest, evaluateTargets, markdownReport, otherCpuMax } from "./lib/report.mjs";
+import { roundSchedule, summariseRounds } from "./lib/rounds.mjs";
 import { autocannonRequests, saturate } from "./lib/saturation.mjs";
+import { sideBySide } from "./lib/side-by-side.mjs";
 import { median } from "./lib/stats.mjs";
 import { buildMix, describeMix, loadVectors } from "./lib/vectors.mjs";
 import { guardRun } from "./lib/guard.mjs";
 
-const ALL_PARTS = ["inprocess", "startup", "duckbill", "silent", "workers", "floor", "profile"];
+const ALL_PARTS = ["inprocess", "startup", "duckbill", "knative", "silent", "workers", "floor", "profile"];
 const { values: flags } = parseArgs({
   options: {
     compare: { type: "string" },
@@ -31,6 +36,9 @@ const { values: flags } = parseArgs({
     // As the image runs it (Dockerfile ENTRYPOINT, bin/duckbill's shebang, npm start).
     "node-flags": { type: "string", default: "--max-semi-space-size=4" },
     workers: { type: "string", default: "2" },
+    "knative-version": { type: "string", default: DEFAULT_BENCH_RELEASE },
+    "require-knative": { type: "boolean", default: false },
+    rounds: { type: "string" },
     out: { type: "string" },
     help: { type: "boolean", default: false },
   },
@@ -38,11 +46,16 @@ const { values: flags } = parseArgs({
 if (flags.help) {
   console.log(`Usage: npm run bench -- [--compare bench/results/<baseline>.json] [--quick] [--profile] [--only PARTS] [--out FILE]
 
+  --knative-version V  the release both webhooks answer as: ${BENCH_RELEASES.join(", ")} (default ${DEFAULT_BENCH_RELEASE}); duckbill
+                    serve runs with KNATIVE_VERSION=V, Knative's webhook is V's reference, the mix is V's vectors
+  --require-knative exit 2 when V's reference is not built (by default the knative part is skipped with a
+                    message saying to run \`npm run reference:build -- V\`)
+  --rounds N        alternating measured rounds per server (default 3; 2 with --quick)
   --compare FILE    exit 1 when duckbill's saturation throughput is more than 15 % below FILE's
-  --quick           short phases (about 40 s): a smoke run, not for baselines
+  --quick           short phases (about 90 s): a smoke run, not for baselines
   --profile         also run duckbill under --cpu-prof at saturation and summarise where the time goes
   --only PARTS      comma-separated subset of ${ALL_PARTS.join(",")} (e.g. --only profile to iterate on the
-                    hot path); --compare needs duckbill
+                    hot path, --only duckbill,knative for the side-by-side alone); --compare needs duckbill
   --node-flags "F"  node flags for every duckbill process (default "--max-semi-space-size=4", as the image runs
                     it; --node-flags "" measures Node's defaults)
   --workers N       the "workers" part runs duckbill serve --workers N (default 2) beside the single process
@@ -58,10 +71,25 @@ for (const p of parts) {
   }
 }
 
-/** Phase lengths in ms. The default run stays under 3 minutes including the build. */
+const RELEASE = flags["knative-version"];
+if (!BENCH_RELEASES.includes(RELEASE)) {
+  console.error(`bench: --knative-version must be one of ${BENCH_RELEASES.join(", ")}, got "${RELEASE}"`);
+  process.exit(2);
+}
+const ROUNDS = Number(flags.rounds ?? (flags.quick ? 2 : 3));
+if (!Number.isInteger(ROUNDS) || ROUNDS < 1) {
+  console.error(`bench: --rounds must be a whole number of at least 1, got "${flags.rounds}"`);
+  process.exit(2);
+}
+
+/**
+ * Phase lengths in ms. Each round gives every server `saturation` ms at saturation and (but the silent one)
+ * `rate` ms at 1,000 req/s; Duckbill's other fixed rates (`sweep`) run once, before the rounds. The default run
+ * (five servers, three rounds) takes about five minutes including the build.
+ */
 const PHASES = flags.quick
-  ? { warmup: 1000, rate: 3000, saturation: 4000, saturationRounds: 2, rates: [500, 1000, 2000], restarts: 1, inprocessSampleMs: 150 }
-  : { warmup: 3000, rate: 8000, saturation: 10_000, saturationRounds: 2, rates: [500, 1000, 2000], restarts: 3, inprocessSampleMs: 500 };
+  ? { warmup: 1000, rate: 2000, saturation: 2000, rounds: ROUNDS, sweep: [500, 2000], sweepMs: 2000, restarts: 1, inprocessSampleMs: 150 }
+  : { warmup: 3000, rate: 5000, saturation: 5000, rounds: ROUNDS, sweep: [500, 2000], sweepMs: 5000, restarts: 3, inprocessSampleMs: 500 };
 const CONNECTIONS = 64;
 const NODE_FLAGS = flags["node-flags"].split(/\s+/).filter((f) => f !== "");
 const WORKERS = Number(flags.workers);
@@ -70,7 +98,40 @@ if (!Number.isInteger(WORKERS) || WORKERS < 2) {
   process.exit(2);
 }
 const REGRESSION_THRESHOLD = 0.15;
-const WATCHDOG_MS = (flags.quick ? 100_000 : 190_000) + (parts.has("profile") ? 40_000 : 0);
+
+// The knative part runs when the release's reference is built; otherwise it is skipped, loudly.
+let reference;
+let knativeSkipped;
+if (parts.has("knative")) {
+  reference = findReference(RELEASE);
+  if (reference.missing !== undefined) {
+    knativeSkipped = reference.missing;
+    console.error(`bench: knative: ${reference.missing}${flags["require-knative"] ? "" : "; skipping the knative part (--require-knative makes this an error)"}`);
+    if (flags["require-knative"]) process.exit(2);
+    parts.delete("knative");
+  }
+}
+
+// Duckbill's "default settings" are one process when serve's --workers default is 1: then the single-process
+// server stands for both, else the default is measured apart.
+let defaultWorkers;
+try {
+  defaultWorkers = (await import("../dist/cli/options.js")).SERVE_OPTIONS.find((o) => o.flag === "workers").default;
+} catch (e) {
+  console.error(`bench: cannot read duckbill serve's options from dist/ (run \`npm run build\` first): ${e instanceof Error ? e.message : String(e)}`);
+  process.exit(2);
+}
+const measureDefaultApart = parts.has("duckbill") && defaultWorkers !== "1";
+
+/** Upper bound of the run: the phases it will run, doubled, plus the in-process part, startup and slack. */
+function watchdogMs() {
+  const paced = ["duckbill", "knative", "floor", "workers"].filter((p) => parts.has(p)).length + (measureDefaultApart ? 1 : 0);
+  const servers = paced + (parts.has("silent") ? 1 : 0);
+  const perRound = servers * PHASES.saturation + paced * (PHASES.rate + 2000);
+  const phases = servers * PHASES.warmup + (parts.has("duckbill") ? PHASES.sweep.length * (PHASES.sweepMs + 2000) : 0) + PHASES.rounds * perRound;
+  return 2 * phases + (flags.quick ? 60_000 : 120_000) + (parts.has("profile") ? 40_000 : 0);
+}
+const WATCHDOG_MS = watchdogMs();
 
 const children = new Set();
 const workDir = mkdtempSync(join(tmpdir(), "duckbill-bench-"));
@@ -108,7 +169,8 @@ function machine() {
 
 function runInProcess() {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(BENCH_DIR, "inprocess.mjs"), "--json", "--sample-ms", String(PHASES.inprocessSampleMs)], { cwd: REPO_DIR, stdio: ["ignore", "pipe", "inherit"] });
+    const args = [join(BENCH_DIR, "inprocess.mjs"), "--json", "--sample-ms", String(PHASES.inprocessSampleMs), "--knative-version", RELEASE];
+    const child = spawn(process.execPath, args, { cwd: REPO_DIR, stdio: ["ignore", "pipe", "inherit"] });
     children.add(child);
     let out = "";
     child.stdout.setEncoding("utf8").on("data", (d) => (out += d));
@@ -120,10 +182,10 @@ function runInProcess() {
   });
 }
 
-function knownFailures() {
-  if (!existsSync(KNOWN_FAILURES_FILE)) return new Set();
+function knownFailures(file) {
+  if (!existsSync(file)) return new Set();
   return new Set(
-    readFileSync(KNOWN_FAILURES_FILE, "utf8")
+    readFileSync(file, "utf8")
       .split("\n")
       .map((l) => l.trim())
       .filter((l) => l !== "" && !l.startsWith("#")),
@@ -133,14 +195,17 @@ function knownFailures() {
 /**
  * Sends every request of the mix once over HTTPS, trusting only the generated ca.crt, and checks each answer
  * against its vector (HTTP 200, uid echoed, allowed as expected): the load phases then measure correct work.
- * Vectors on the conformance suite's known-failures list are counted apart.
+ * Vectors in `known` (the conformance suite's known failures, for Duckbill) are counted apart. `tls` is the
+ * protocol and cipher the server chose, to show both servers were driven alike.
  */
-async function sanityCheck(port, ca, mix) {
-  const agent = new Agent({ keepAlive: true, maxSockets: 1, ca, servername: "localhost" });
+async function sanityCheck(port, ca, mix, known = new Set()) {
+  const agent = new Agent({ keepAlive: true, maxSockets: 1, ca, servername: "localhost", ...CLIENT_TLS });
   const mismatches = [];
+  let tls;
   for (const r of mix) {
     const answer = await new Promise((resolve, reject) => {
       const req = request({ host: HOST, port, path: r.path, method: "POST", agent, headers: { "content-type": "application/json" } }, (res) => {
+        tls ??= `${res.socket.getProtocol()} ${res.socket.getCipher().name}`;
         let body = "";
         res.setEncoding("utf8").on("data", (d) => (body += d));
         res.on("end", () => resolve({ status: res.statusCode, body }));
@@ -156,14 +221,13 @@ async function sanityCheck(port, ca, mix) {
     if (!ok) mismatches.push(r.name);
   }
   agent.destroy();
-  const known = knownFailures();
   const unexpected = mismatches.filter((n) => !known.has(n));
-  return { requests: mix.length, mismatches: unexpected.length, knownFailures: mismatches.length - unexpected.length, firstMismatches: unexpected.slice(0, 5) };
+  return { requests: mix.length, mismatches: unexpected.length, knownFailures: mismatches.length - unexpected.length, firstMismatches: unexpected.slice(0, 5), tls };
 }
 
-/** One measured phase: the load, plus CPU/RSS of the server and CPU of this process (the load generator). */
-async function phase(pid, run, tree = false) {
-  const server = sampleProcess(pid, 250, tree);
+/** One measured phase: the load, plus CPU/RSS of the server's process tree and CPU of this process (the load generator). */
+async function phase(pid, run) {
+  const server = sampleProcess(pid, 250, true);
   const client = sampleSelf();
   const result = await run();
   const out = { ...result, server: server.stop(), client: client.stop() };
@@ -171,18 +235,30 @@ async function phase(pid, run, tree = false) {
   return out;
 }
 
-/** A started server under test, with what its phases need. */
-async function startTarget(name, start, mix) {
+/**
+ * A started server under test, with what its phases need. `key` names its part of the result (which starts with
+ * `meta`), `paced` says whether its rounds include 1,000 req/s, `stop` ends it.
+ */
+async function startTarget({ name, key, paced = true, logFile, meta = {}, start, stop = stopChild }, mix) {
   log(`${name}: starting`);
   const srv = await start();
   children.add(srv.child);
   const target = { host: HOST, port: srv.port, ca: srv.ca, servername: "localhost" };
-  return { name, srv, target, bytes: mix.map((r) => requestBytes(HOST, srv.port, r.path, r.body)), requests: autocannonRequests(mix), out: {} };
-}
-
-async function stopTarget(t) {
-  await stopChild(t.srv.child);
-  children.delete(t.srv.child);
+  return {
+    name,
+    key,
+    paced,
+    logFile,
+    srv,
+    target,
+    bytes: mix.map((r) => requestBytes(HOST, srv.port, r.path, r.body)),
+    requests: autocannonRequests(mix),
+    out: { ...meta, probedMs: srv.probedMs, ...(srv.readyMs === undefined ? {} : { readyMs: srv.readyMs }) },
+    stop: async () => {
+      await stop(srv.child);
+      children.delete(srv.child);
+    },
+  };
 }
 
 async function warmUp(t) {
@@ -190,55 +266,59 @@ async function warmUp(t) {
   await saturate({ ...t.target, requests: t.requests, durationMs: PHASES.warmup, connections: CONNECTIONS });
 }
 
-async function fixedRates(t, rates) {
-  t.out.rates = [];
-  for (const rate of rates) {
-    log(`${t.name}: ${rate} req/s for ${PHASES.rate / 1000} s`);
-    t.out.rates.push(await phase(t.srv.pid, () => pacedLoad({ ...t.target, requests: t.bytes, rate, durationMs: PHASES.rate, connections: CONNECTIONS }), t.tree));
+function paced(t, rate, durationMs) {
+  return phase(t.srv.pid, () => pacedLoad({ ...t.target, requests: t.bytes, rate, durationMs, connections: CONNECTIONS }));
+}
+
+/** Bytes the server logged per request during `run` (its log file's growth), or undefined without a log file. */
+async function withLogBytes(t, run) {
+  const before = t.logFile === undefined ? 0 : statSync(t.logFile).size;
+  const p = await run();
+  if (t.logFile !== undefined && p.requests > 0) {
+    await sleep(200);
+    p.logBytesPerRequest = Math.round((statSync(t.logFile).size - before) / p.requests);
   }
+  return p;
 }
 
 /**
- * Saturation in rounds that alternate between the servers, so that a burst of other work on the machine hits
- * them alike; each server's figure is its best round (capacity is what it reaches when it gets the machine).
+ * The measured rounds: each server in turn (roundSchedule), at saturation then (unless it is the silent one) at
+ * 1,000 req/s, so that drift on the machine hits every server alike. Each server's figures are the medians of its
+ * rounds (summariseRounds; RSS is the most any round reached).
  */
-async function saturationRounds(targets) {
-  const each = PHASES.saturation / PHASES.saturationRounds;
-  for (let round = 1; round <= PHASES.saturationRounds; round++) {
-    for (const t of targets) {
-      log(`${t.name}: saturation round ${round} for ${each / 1000} s`);
-      const logBefore = t.logFile === undefined ? 0 : statSync(t.logFile).size;
-      const p = await phase(t.srv.pid, () => saturate({ ...t.target, requests: t.requests, durationMs: each, connections: CONNECTIONS }), t.tree);
-      if (t.logFile !== undefined && p.requests > 0) {
-        await sleep(200);
-        p.logBytesPerRequest = Math.round((statSync(t.logFile).size - logBefore) / p.requests);
-      }
-      (t.out.saturationRounds ??= []).push(p);
-    }
+async function measuredRounds(targets) {
+  const satMs = PHASES.saturation;
+  for (const { round, target: t } of roundSchedule(targets, PHASES.rounds)) {
+    log(`${t.name}: round ${round}/${PHASES.rounds}: saturation for ${satMs / 1000} s${t.paced ? `, then 1,000 req/s for ${PHASES.rate / 1000} s` : ""}`);
+    const sat = await withLogBytes(t, () => phase(t.srv.pid, () => saturate({ ...t.target, requests: t.requests, durationMs: satMs, connections: CONNECTIONS })));
+    (t.out.saturationRounds ??= []).push(sat);
+    if (t.paced) (t.out.at1000Rounds ??= []).push(await paced(t, 1000, PHASES.rate));
   }
   for (const t of targets) {
-    const rounds = t.out.saturationRounds;
-    const best = rounds.reduce((a, b) => (b.reqPerSec > a.reqPerSec ? b : a));
-    // RSS is the most any round reached, not the best round's.
-    t.out.saturation = { ...best, server: { ...best.server, rssMaxMB: Math.max(...rounds.map((r) => r.server.rssMaxMB ?? 0)) } };
-    if (best.logBytesPerRequest !== undefined) t.out.logBytesPerRequest = best.logBytesPerRequest;
+    t.out.saturation = summariseRounds(t.out.saturationRounds);
+    const logBytes = t.out.saturationRounds.map((p) => p.logBytesPerRequest).filter((x) => x !== undefined);
+    if (logBytes.length > 0) t.out.logBytesPerRequest = Math.round(median(logBytes));
+    if (t.paced) t.out.rates = [...(t.out.rates ?? []), summariseRounds(t.out.at1000Rounds)].sort((a, b) => a.targetRate - b.targetRate);
   }
 }
 
-async function duckbillTarget(name, certDir, logLevel, mix, workers = 1) {
+/** A duckbill serve target answering as RELEASE; `workers` undefined: serve's own default. */
+function duckbillTarget(name, key, certDir, logLevel, workers, paced = true) {
   const logFile = join(workDir, `${name}.log`);
-  const t = await startTarget(name, () => startDuckbill({ certDir, logFile, logLevel, workers, nodeFlags: NODE_FLAGS }), mix);
-  if (logLevel !== "silent") t.logFile = logFile;
-  // The primary and its workers: CPU and RSS summed over the process tree.
-  t.tree = workers > 1;
-  t.out = { logLevel, workers, readyMs: t.srv.readyMs, probedMs: t.srv.probedMs };
-  return t;
+  return {
+    name,
+    key,
+    paced,
+    logFile: logLevel === "silent" ? undefined : logFile,
+    meta: { logLevel, workers: workers ?? `default (${defaultWorkers})` },
+    start: () => startDuckbill({ certDir, logFile, logLevel, release: RELEASE, workers, nodeFlags: NODE_FLAGS }),
+  };
 }
 
 /** Start-to-ready of standalone `duckbill serve`: once generating certificates, then restarts that reuse them. */
 async function measureStartup(certDir, restartCount) {
   const once = async (i) => {
-    const srv = await startDuckbill({ certDir, logFile: join(workDir, `startup-${i}.log`), logLevel: "info", nodeFlags: NODE_FLAGS });
+    const srv = await startDuckbill({ certDir, logFile: join(workDir, `startup-${i}.log`), logLevel: "info", release: RELEASE, workers: 1, nodeFlags: NODE_FLAGS });
     children.add(srv.child);
     await stopChild(srv.child);
     children.delete(srv.child);
@@ -254,12 +334,12 @@ async function profileAtSaturation(certDir, mix) {
   const profDir = join(workDir, "cpuprof");
   mkdirSync(profDir, { recursive: true });
   log("profile: duckbill serve under --cpu-prof at saturation");
-  const srv = await startDuckbill({ certDir, logFile: join(workDir, "profile.log"), logLevel: "info", nodeFlags: [...NODE_FLAGS, "--cpu-prof", `--cpu-prof-dir=${profDir}`] });
+  const srv = await startDuckbill({ certDir, logFile: join(workDir, "profile.log"), logLevel: "info", release: RELEASE, workers: 1, nodeFlags: [...NODE_FLAGS, "--cpu-prof", `--cpu-prof-dir=${profDir}`] });
   children.add(srv.child);
   try {
     const target = { host: HOST, port: srv.port, ca: srv.ca, servername: "localhost" };
     await saturate({ ...target, requests: autocannonRequests(mix), durationMs: PHASES.warmup, connections: CONNECTIONS });
-    await saturate({ ...target, requests: autocannonRequests(mix), durationMs: PHASES.saturation, connections: CONNECTIONS });
+    await saturate({ ...target, requests: autocannonRequests(mix), durationMs: 2 * PHASES.saturation, connections: CONNECTIONS });
   } finally {
     await stopChild(srv.child, 10_000);
     children.delete(srv.child);
@@ -271,60 +351,68 @@ async function profileAtSaturation(certDir, mix) {
   return { file: kept, ...summariseProfile(kept) };
 }
 
+/**
+ * The servers of this run, in round order: Duckbill (one process), Knative, the floor, then Duckbill's default
+ * settings when they differ from one process, Duckbill silent and Duckbill with --workers N.
+ */
+function serverSpecs(certDir) {
+  const specs = [];
+  if (parts.has("duckbill")) specs.push(duckbillTarget("duckbill", "duckbill", certDir, "info", 1));
+  if (parts.has("knative")) {
+    const logFile = join(workDir, "knative.log");
+    const meta = { logLevel: "info", release: RELEASE, serving: reference.build?.serving, go: reference.build?.go, binary: reference.binary };
+    specs.push({ name: `knative-${RELEASE}`, key: "knative", logFile, meta, start: () => startKnative({ binary: reference.binary, certDir, logFile, logLevel: "info" }), stop: killChild });
+  }
+  if (parts.has("floor")) specs.push({ name: "floor", key: "floor", start: () => startFloor({ certDir }) });
+  if (measureDefaultApart) specs.push(duckbillTarget("duckbill-default", "duckbillDefault", certDir, "info", undefined));
+  if (parts.has("silent")) specs.push(duckbillTarget("duckbill-silent", "duckbillSilent", certDir, "silent", 1, false));
+  if (parts.has("workers")) specs.push(duckbillTarget(`duckbill-${WORKERS}-workers`, "duckbillWorkers", certDir, "info", WORKERS));
+  return specs;
+}
+
 const stamp = new Date().toISOString().replace(/[:.]/g, "-").replace(/-\d+Z$/, "Z");
 
 async function main() {
   const started = performance.now();
   const commit = gitCommit();
-  const result = { schema: 1, startedAt: new Date().toISOString(), quick: flags.quick, nodeFlags: NODE_FLAGS, commit, machine: machine(), phases: PHASES, connections: CONNECTIONS };
-  const mix = buildMix(loadVectors(VECTORS_DIR));
+  const result = { schema: 2, startedAt: new Date().toISOString(), quick: flags.quick, knativeVersion: RELEASE, defaultWorkers, nodeFlags: NODE_FLAGS, commit, machine: machine(), phases: PHASES, connections: CONNECTIONS };
+  if (knativeSkipped !== undefined) result.knativeSkipped = knativeSkipped;
+  const vectors = releaseVectors(RELEASE);
+  const mix = buildMix(loadVectors(vectors.dir));
   result.mix = describeMix(mix);
   if (parts.has("inprocess")) {
-    log("in-process: one admission per vector category through answerReview");
+    log(`in-process: one admission per vector category through answerReview (Knative ${RELEASE})`);
     result.inProcess = await runInProcess();
   }
   const certDir = join(workDir, "certs");
   log("startup: standalone duckbill serve, start to ready");
-  // The first start generates the certificates every later server (and the floor) uses.
+  // The first start generates the certificates every later server (Knative's and the floor too) uses.
   const startup = await measureStartup(certDir, parts.has("startup") ? PHASES.restarts : 0);
   if (parts.has("startup")) result.startup = startup;
   const targets = [];
   try {
-    if (parts.has("duckbill")) {
-      const t = await duckbillTarget("duckbill", certDir, "info", mix);
-      targets.push(t);
-      t.out.sanity = await sanityCheck(t.srv.port, t.srv.ca, mix);
-      await warmUp(t);
-      await fixedRates(t, PHASES.rates);
-      result.duckbill = t.out;
+    for (const spec of serverSpecs(certDir)) targets.push(await startTarget(spec, mix));
+    const byKey = Object.fromEntries(targets.map((t) => [t.key, t]));
+    if (byKey.duckbill !== undefined) byKey.duckbill.out.sanity = await sanityCheck(byKey.duckbill.srv.port, byKey.duckbill.srv.ca, mix, knownFailures(vectors.knownFailuresFile));
+    if (byKey.knative !== undefined) byKey.knative.out.sanity = await sanityCheck(byKey.knative.srv.port, byKey.knative.srv.ca, mix);
+    for (const t of targets) await warmUp(t);
+    if (byKey.duckbill !== undefined) {
+      const t = byKey.duckbill;
+      t.out.rates = [];
+      for (const rate of PHASES.sweep) {
+        log(`${t.name}: ${rate} req/s for ${PHASES.sweepMs / 1000} s`);
+        t.out.rates.push(await paced(t, rate, PHASES.sweepMs));
+      }
     }
-    if (parts.has("silent")) {
-      const t = await duckbillTarget("duckbill-silent", certDir, "silent", mix);
-      targets.push(t);
-      await warmUp(t);
-      result.duckbillSilent = t.out;
-    }
-    if (parts.has("workers")) {
-      const t = await duckbillTarget(`duckbill-${WORKERS}-workers`, certDir, "info", mix, WORKERS);
-      targets.push(t);
-      await warmUp(t);
-      await fixedRates(t, [1000]);
-      result.duckbillWorkers = t.out;
-    }
-    if (parts.has("floor")) {
-      const t = await startTarget("floor", () => startFloor({ certDir }), mix);
-      targets.push(t);
-      await warmUp(t);
-      await fixedRates(t, [1000]);
-      result.floor = t.out;
-    }
-    if (targets.length > 0) await saturationRounds(targets);
+    if (targets.length > 0) await measuredRounds(targets);
+    for (const t of targets) result[t.key] = t.out;
   } finally {
-    for (const t of targets) await stopTarget(t);
+    for (const t of targets) await t.stop();
   }
   if (parts.has("profile")) result.profile = await profileAtSaturation(certDir, mix);
   result.machine.loadavgAtEnd = loadavg().map((x) => Math.round(x * 100) / 100);
   result.elapsedSeconds = Math.round((performance.now() - started) / 1000);
+  result.sideBySide = sideBySide(result);
   result.otherCpuMaxCores = otherCpuMax(result);
   result.targets = evaluateTargets(result);
 

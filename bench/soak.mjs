@@ -20,7 +20,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { pacedLoad, requestBytes } from "./lib/paced-client.mjs";
-import { REPO_DIR, VECTORS_DIR } from "./lib/paths.mjs";
+import { REPO_DIR, releaseVectors } from "./lib/paths.mjs";
 import { HOST, startDuckbill, stopChild } from "./lib/processes.mjs";
 import { readProc, sampleProcess } from "./lib/proc-stats.mjs";
 import { round } from "./lib/stats.mjs";
@@ -116,7 +116,7 @@ const mb = (bytes) => Math.round((bytes / 1048576) * 10) / 10;
 const ms = (seconds) => (seconds === undefined ? null : round(seconds * 1000));
 
 async function main() {
-  const mix = buildMix(loadVectors(VECTORS_DIR));
+  const mix = buildMix(loadVectors(releaseVectors("1.17").dir));
   server = await startDuckbill({ certDir: join(workDir, "certs"), logFile: join(workDir, "duckbill.log"), logLevel: flags["log-level"], nodeFlags: flags["node-flags"].split(/\s+/).filter((f) => f !== "") });
   const target = { host: HOST, port: server.port, ca: server.ca, servername: "localhost" };
   const requests = mix.map((r) => requestBytes(HOST, server.port, r.path, r.body));

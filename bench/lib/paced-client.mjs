@@ -7,9 +7,10 @@
 // stalls show in the percentiles (no coordinated omission).
 import { connect } from "node:tls";
 import { performance } from "node:perf_hooks";
+import { CLIENT_TLS } from "./client-tls.mjs";
+import { frameResponse } from "./http-response.mjs";
 import { latencySummary, round } from "./stats.mjs";
 
-const CRLF2 = Buffer.from("\r\n\r\n");
 const MAX_RECONNECTS = 20;
 
 /** The bytes of one keep-alive POST, built once per mix entry. */
@@ -19,7 +20,7 @@ export function requestBytes(host, port, path, body) {
   return Buffer.concat([Buffer.from(head, "latin1"), b]);
 }
 
-/** Minimal HTTP/1.1 response reader for Content-Length framed answers (what Fastify and the floor send). */
+/** One keep-alive TLS connection with at most one request in flight; responses framed by frameResponse. */
 class Connection {
   constructor(opts, onDone) {
     this.opts = opts;
@@ -33,7 +34,7 @@ class Connection {
   }
 
   open() {
-    const socket = connect({ host: this.opts.host, port: this.opts.port, ca: this.opts.ca, servername: this.opts.servername, minVersion: "TLSv1.3" });
+    const socket = connect({ host: this.opts.host, port: this.opts.port, ca: this.opts.ca, servername: this.opts.servername, ...CLIENT_TLS });
     this.socket = socket;
     this.ready = new Promise((resolve, reject) => {
       socket.once("secureConnect", resolve);
@@ -56,19 +57,17 @@ class Connection {
 
   onData(chunk) {
     this.buf = this.buf.length === 0 ? chunk : Buffer.concat([this.buf, chunk]);
-    const headEnd = this.buf.indexOf(CRLF2);
-    if (headEnd === -1) return;
-    const head = this.buf.toString("latin1", 0, headEnd);
-    const m = /\r\ncontent-length:\s*(\d+)/i.exec(head);
-    if (m === null) return this.fail(new Error(`response without Content-Length: ${head.split("\r\n")[0]}`));
-    const total = headEnd + 4 + Number(m[1]);
-    if (this.buf.length < total) return;
-    const status = Number(head.slice(9, 12));
-    const body = this.buf.subarray(headEnd + 4, total);
-    const rest = this.buf.subarray(total);
+    let response;
+    try {
+      response = frameResponse(this.buf);
+    } catch (err) {
+      return this.fail(err);
+    }
+    if (response === undefined) return;
+    const rest = this.buf.subarray(response.length);
     this.buf = rest.length === 0 ? Buffer.alloc(0) : Buffer.from(rest);
     this.busy = false;
-    this.onDone(this, status, null, body);
+    this.onDone(this, response.status, null, response.body);
   }
 
   fail(err) {

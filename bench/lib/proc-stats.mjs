@@ -54,20 +54,23 @@ function processTree(pid) {
 }
 
 /**
- * readProc summed over `pid` and its descendants. Exited descendants drop out of the CPU sum, so a phase's CPU
- * is right only while the process tree is stable (as it is while a server runs).
+ * readProc summed over `pid` and its descendants, with the largest RSS of any one of them (`maxProcessRssBytes`).
+ * Exited descendants drop out of the CPU sum, so a phase's CPU is right only while the process tree is stable (as
+ * it is while a server runs).
  */
 export function readProcTree(pid) {
   const root = readProc(pid);
   if (root === undefined) return undefined;
   let { cpuSeconds, rssBytes } = root;
+  let maxProcessRssBytes = rssBytes;
   for (const child of processTree(pid).slice(1)) {
     const c = readProc(child);
     if (c === undefined) continue;
     cpuSeconds += c.cpuSeconds;
     rssBytes += c.rssBytes;
+    if (c.rssBytes > maxProcessRssBytes) maxProcessRssBytes = c.rssBytes;
   }
-  return { cpuSeconds, rssBytes };
+  return { cpuSeconds, rssBytes, maxProcessRssBytes };
 }
 
 /** Busy CPU seconds of the whole machine (all cores, idle and iowait excluded), from /proc/stat. */
@@ -83,30 +86,38 @@ function machineBusySeconds() {
 
 /**
  * Samples a process every `intervalMs` while a phase runs. stop() returns its mean CPU use (1.0 = one core busy)
- * and its RSS (max and at the end) over the phase. With `tree`, the process and its descendants, summed.
+ * and its RSS (max and at the end) over the phase. With `tree`, the process and its descendants, summed, and
+ * the most RSS any one of them reached (`rssMaxPerProcessMB`).
  */
 export function sampleProcess(pid, intervalMs = 250, tree = false) {
   const readProc = tree ? readProcTree : readOne;
   const first = readProc(pid);
   const busy0 = machineBusySeconds();
   const t0 = performance.now();
-  let maxRss = first?.rssBytes ?? Number.NaN;
-  const timer = setInterval(() => {
-    const s = readProc(pid);
-    if (s !== undefined && !(s.rssBytes <= maxRss)) maxRss = s.rssBytes;
-  }, intervalMs);
+  let maxRss = Number.NaN;
+  let maxProcessRss = Number.NaN;
+  const track = (s) => {
+    if (s === undefined) return;
+    if (!(s.rssBytes <= maxRss)) maxRss = s.rssBytes;
+    const one = s.maxProcessRssBytes ?? s.rssBytes;
+    if (!(one <= maxProcessRss)) maxProcessRss = one;
+  };
+  track(first);
+  const timer = setInterval(() => track(readProc(pid)), intervalMs);
   return {
     stop() {
       clearInterval(timer);
       const last = readProc(pid);
       const busy1 = machineBusySeconds();
-      if (first === undefined || last === undefined) return { cpuCores: null, rssMaxMB: null, rssEndMB: null, machineCpuCores: null };
+      if (first === undefined || last === undefined) return { cpuCores: null, rssMaxMB: null, rssMaxPerProcessMB: null, rssEndMB: null, machineCpuCores: null };
+      track(last);
       const wall = (performance.now() - t0) / 1000;
       return {
         cpuCores: Math.round(((last.cpuSeconds - first.cpuSeconds) / wall) * 100) / 100,
         // Everything busy on the machine (server, load generator and anything else), to tell a quiet run from a shared one.
         machineCpuCores: busy0 === undefined || busy1 === undefined ? null : Math.round(((busy1 - busy0) / wall) * 100) / 100,
-        rssMaxMB: Math.round(Math.max(maxRss, last.rssBytes) / 1048576),
+        rssMaxMB: Math.round(maxRss / 1048576),
+        rssMaxPerProcessMB: Math.round(maxProcessRss / 1048576),
         rssEndMB: Math.round(last.rssBytes / 1048576),
       };
     },

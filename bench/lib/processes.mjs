@@ -1,5 +1,5 @@
-// Starting and stopping the servers under test: `duckbill serve` and the bare-Node floor, as child processes on
-// loopback ports.
+// Starting and stopping the servers under test: `duckbill serve`, Knative's own webhook (the reference's server
+// mode) and the bare-Node floor, as child processes on loopback ports.
 import { spawn } from "node:child_process";
 import { closeSync, existsSync, openSync, readFileSync } from "node:fs";
 import { request } from "node:https";
@@ -69,40 +69,45 @@ export async function stopChild(child, graceMs = 5000) {
 }
 
 /**
- * Starts `node [nodeFlags] bin/duckbill serve` standalone: generated certificates in `certDir`, webhook and
+ * Waits until `child` answers a readiness probe that trusts `caFile` with 200 (the file may appear only once the
+ * server generated it). Resolves to its stderr so far (a function: it keeps collecting) and the ms from `startMono`
+ * (the spawn) to that answer; stops the child and throws when it exits first or `deadline` passes.
+ */
+async function untilProbed(name, child, port, caFile, deadline, startMono = performance.now()) {
+  let stderr = "";
+  child.stderr.setEncoding("utf8").on("data", (d) => (stderr += d));
+  for (;;) {
+    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`${name} exited early (${child.exitCode ?? child.signalCode}): ${stderr.trim()}`);
+    if (performance.now() > deadline) {
+      child.kill("SIGKILL");
+      throw new Error(`${name} was not ready in time: ${stderr.trim()}`);
+    }
+    if (existsSync(caFile)) {
+      const status = await probe(port, readFileSync(caFile)).catch(() => undefined);
+      if (status === 200) return { stderr: () => stderr, probedMs: Math.round(performance.now() - startMono) };
+    }
+    await sleep(3);
+  }
+}
+
+/**
+ * Starts `node [nodeFlags] bin/duckbill serve` standalone, answering as Knative `release`: generated certificates in `certDir`, webhook and
  * metrics on free loopback ports, pino's stdout into `logFile` (a file, as a container runtime would take it,
  * without the bench's event loop reading it). Resolves once a readiness probe that trusts the generated ca.crt
  * answers 200. `readyMs` is process start → the "duckbill webhook serving" line's timestamp (when logging).
  */
-export async function startDuckbill({ certDir, logFile, logLevel, nodeFlags = [], workers = 1, timeoutMs = 15_000 }) {
+export async function startDuckbill({ certDir, logFile, logLevel, release, nodeFlags = [], workers, timeoutMs = 15_000 }) {
   const [port, metricsPort] = [await freePort(), await freePort()];
-  const env = { ...process.env, WEBHOOK_PORT: String(port), WEBHOOK_HOST: HOST, METRICS_PORT: String(metricsPort), METRICS_HOST: HOST, GENERATED_CERT_DIR: certDir, LOG_LEVEL: logLevel, DRAIN_TIMEOUT: "0s", WEBHOOK_WORKERS: String(workers) };
-  for (const inherited of ["CERT_DIR", "CONFIG_DIR", "WEBHOOK_ENABLE_HTTP2", "WEBHOOK_TLS_MIN_VERSION", "NODE_OPTIONS"]) delete env[inherited];
+  const env = { ...process.env, WEBHOOK_PORT: String(port), WEBHOOK_HOST: HOST, METRICS_PORT: String(metricsPort), METRICS_HOST: HOST, GENERATED_CERT_DIR: certDir, LOG_LEVEL: logLevel, DRAIN_TIMEOUT: "0s", KNATIVE_VERSION: release };
+  for (const inherited of ["CERT_DIR", "CONFIG_DIR", "WEBHOOK_ENABLE_HTTP2", "WEBHOOK_TLS_MIN_VERSION", "WEBHOOK_WORKERS", "NODE_OPTIONS"]) delete env[inherited];
+  // Without `workers`, duckbill serve's own default (the bench's "default settings").
+  if (workers !== undefined) env.WEBHOOK_WORKERS = String(workers);
   const out = openSync(logFile, "w");
   const startWall = Date.now();
   const startMono = performance.now();
   const child = spawn(process.execPath, [...nodeFlags, DUCKBILL_BIN, "serve"], { cwd: REPO_DIR, env, stdio: ["ignore", out, "pipe"] });
   closeSync(out);
-  let stderr = "";
-  child.stderr.setEncoding("utf8").on("data", (d) => (stderr += d));
-  const deadline = startMono + timeoutMs;
-  const caFile = join(certDir, "ca.crt");
-  let probedMs;
-  for (;;) {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`duckbill serve exited early (${child.exitCode ?? child.signalCode}): ${stderr.trim()}`);
-    if (performance.now() > deadline) {
-      await stopChild(child);
-      throw new Error(`duckbill serve was not ready within ${timeoutMs} ms: ${stderr.trim()}`);
-    }
-    if (existsSync(caFile)) {
-      const status = await probe(port, readFileSync(caFile)).catch(() => undefined);
-      if (status === 200) {
-        probedMs = performance.now() - startMono;
-        break;
-      }
-    }
-    await sleep(3);
-  }
+  const { stderr, probedMs } = await untilProbed("duckbill serve", child, port, join(certDir, "ca.crt"), startMono + timeoutMs, startMono);
   let readyLine;
   if (logLevel !== "silent") {
     // pino writes asynchronously: give the line a moment to reach the file.
@@ -112,7 +117,33 @@ export async function startDuckbill({ certDir, logFile, logLevel, nodeFlags = []
     }
   }
   const readyMs = readyLine !== undefined && typeof readyLine.time === "string" ? Date.parse(readyLine.time) - startWall : undefined;
-  return { child, pid: child.pid, port, metricsPort, ca: readFileSync(caFile), readyMs, probedMs: Math.round(probedMs), stderr: () => stderr };
+  return { child, pid: child.pid, port, metricsPort, ca: readFileSync(join(certDir, "ca.crt")), readyMs, probedMs, stderr };
+}
+
+/**
+ * Starts Knative's own webhook, the reference's server mode (reference/harness/serve.go: knative.dev/pkg's
+ * Webhook.Run, Knative's TLS defaults), from the binary `npm run reference:build` cached, with the certificate
+ * Duckbill generated in `certDir` and zap logging at `logLevel` into `logFile`. It listens on every address (as
+ * Knative does; the bench talks to it on loopback). Ready when its drainer answers a kube-probe with 200. Stop it with killChild: on SIGTERM it drains for 45 s, as Knative does.
+ */
+export async function startKnative({ binary, certDir, logFile, logLevel, timeoutMs = 15_000 }) {
+  const port = await freePort();
+  const env = { ...process.env };
+  // Go's runtime defaults, as in a pod without these set (GOMAXPROCS: the CPUs the process may use).
+  for (const inherited of ["WEBHOOK_TLS_MIN_VERSION", "SYSTEM_NAMESPACE", "GOMAXPROCS", "GOGC", "GOMEMLIMIT", "GODEBUG"]) delete env[inherited];
+  const out = openSync(logFile, "w");
+  const startMono = performance.now();
+  const child = spawn(binary, ["--serve", "--port", String(port), "--cert-dir", certDir, "--log-level", logLevel], { cwd: REPO_DIR, env, stdio: ["ignore", out, "pipe"] });
+  closeSync(out);
+  const { stderr, probedMs } = await untilProbed("knative-reference --serve", child, port, join(certDir, "ca.crt"), startMono + timeoutMs, startMono);
+  return { child, pid: child.pid, port, ca: readFileSync(join(certDir, "ca.crt")), probedMs, stderr };
+}
+
+/** SIGKILL, and wait for the exit. */
+export async function killChild(child) {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  child.kill("SIGKILL");
+  await exited(child);
 }
 
 /** Starts the bare Node HTTPS floor with the certificate duckbill generated in `certDir` (same key type). */

@@ -1,6 +1,7 @@
 // Closed-loop saturation with autocannon: `connections` keep-alive TLS connections, each sending its next request
 // as soon as the previous answer arrives, cycling through the mix.
 import autocannon from "autocannon";
+import { CLIENT_TLS } from "./client-tls.mjs";
 import { round } from "./stats.mjs";
 
 /** Autocannon's request list for a mix (bodies are serialised once, autocannon prebuilds the bytes). */
@@ -16,7 +17,7 @@ export async function saturate({ host, port, ca, requests, durationMs, connectio
     duration: durationMs / 1000,
     requests,
     // autocannon connects with rejectUnauthorized: false whatever is passed; the CA is checked by the probes.
-    tlsOptions: { ca, servername: "localhost", minVersion: "TLSv1.3" },
+    tlsOptions: { ca, servername: "localhost", ...CLIENT_TLS },
     timeout: 10,
   });
   const ok = result["2xx"];

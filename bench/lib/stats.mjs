@@ -19,8 +19,12 @@ export function latencySummary(samplesMs) {
   };
 }
 
+/** The middle value, or the mean of the two middle ones for an even count; NaN when empty. */
 export function median(values) {
-  return percentileSorted([...values].sort((a, b) => a - b), 50);
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  if (sorted.length === 0) return Number.NaN;
+  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
 /** Rounds for display and JSON: keeps 3 significant decimals below 10, fewer above. */
