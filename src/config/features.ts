@@ -45,6 +45,7 @@ export const DEFAULT_FEATURES: FeaturesConfig = Object.freeze({
   podSpecDNSConfig: "Disabled",
   secureDefaults: "Disabled",
   tagHeaderBasedRouting: "Disabled",
+  domainMappingDirectRouteTraffic: "Disabled",
   autoDetectHTTP2: "Disabled",
   queueProxyMountPodInfo: "Disabled",
   queueProxyResourceDefaults: "Disabled",
@@ -61,6 +62,7 @@ const KEYS: ReadonlyArray<readonly [string, keyof FeaturesConfig]> = [
   ["queueproxy.resource-defaults", "queueProxyResourceDefaults"],
   ["secure-pod-defaults", "secureDefaults"],
   ["tag-header-based-routing", "tagHeaderBasedRouting"],
+  ["domainmapping-direct-route-traffic", "domainMappingDirectRouteTraffic"],
   ["kubernetes.containerspec-addcapabilities", "containerSpecAddCapabilities"],
   ["kubernetes.podspec-affinity", "podSpecAffinity"],
   ["kubernetes.podspec-dnsconfig", "podSpecDNSConfig"],
@@ -90,6 +92,9 @@ const KEYS: ReadonlyArray<readonly [string, keyof FeaturesConfig]> = [
 ];
 
 const FLAGS: readonly Flag[] = ["Enabled", "Allowed", "Disabled"];
+
+/** Flags only Knative's controllers read, added after v0.44.2: parsed where the release has them (profile.controllerFlags). */
+const LATER_CONTROLLER_FLAGS: ReadonlySet<string> = new Set(["domainmapping-direct-route-traffic"]);
 
 /** Volume flags added after v0.44.2 (knative.dev/serving pkg/apis/config/features.go): parsed where the release has them. */
 const LATER_VOLUME_FLAGS: ReadonlySet<string> = new Set<VolumeFlagKey>([
@@ -136,6 +141,7 @@ export function parseFeaturesConfig(data: ConfigData, profile: KnativeProfile = 
   for (const [key, field] of KEYS) {
     const raw = lookup(data, key);
     if (raw === undefined || (LATER_VOLUME_FLAGS.has(key) && !(profile.volumes.flags as readonly string[]).includes(key))) continue;
+    if (LATER_CONTROLLER_FLAGS.has(key) && !profile.controllerFlags.includes(key)) continue;
     // v0.47.0 removed the flag: the dry run follows the request's dryRun (profile.podSpecDryRun).
     if (field === "podSpecDryRun" && profile.podSpecDryRun === "request") continue;
     const flag = field === "secureDefaults" ? parseSecurePodDefaults(raw, profile) : parseFlag(raw);

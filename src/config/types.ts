@@ -47,6 +47,7 @@ export interface FeaturesConfig {
   readonly podSpecDNSConfig: Flag;
   readonly secureDefaults: Flag; // secure-pod-defaults (values: the profile's securePodDefaults.values)
   readonly tagHeaderBasedRouting: Flag;
+  readonly domainMappingDirectRouteTraffic: Flag; // domainmapping-direct-route-traffic (v0.51.0; controllers only)
   readonly autoDetectHTTP2: Flag;
   readonly queueProxyMountPodInfo: Flag;
   readonly queueProxyResourceDefaults: Flag;

@@ -47,7 +47,7 @@ const MASK_DENIAL = "must not set the field(s): <path>";
 
 /**
  * Every flag of Knative 1.17's `config-features` (the keys of config/features.ts), in the order Knative's
- * documentation lists them, and the volume flags later releases added (`since`). Types follow knative.dev "Feature and extension flags"; flags the page does not
+ * documentation lists them, and the flags later releases added (`since`: the volume flags, a controller flag). Types follow knative.dev "Feature and extension flags"; flags the page does not
  * list are typed by the same rule it applies (a `kubernetes.*` pass-through is an extension).
  */
 export const FEATURE_GATES: readonly FeatureGate[] = [
@@ -143,6 +143,15 @@ export const FEATURE_GATES: readonly FeatureGate[] = [
     fields: ["containers[*].securityContext.capabilities.add", "initContainers[*].securityContext.capabilities.add"],
     denial: MASK_DENIAL,
   },
+  {
+    key: "domainmapping-direct-route-traffic",
+    field: "domainMappingDirectRouteTraffic",
+    type: "extension",
+    check: "controller",
+    gates: "DomainMappings routing straight to the Route's traffic (domainmapping reconciler)",
+    fields: [],
+    since: "v0.51.0",
+  },
   { key: "tag-header-based-routing", field: "tagHeaderBasedRouting", type: "extension", check: "controller", gates: "routing by the Knative-Serving-Tag header (ingress reconciler)", fields: [] },
   {
     key: "kubernetes.podspec-init-containers",
@@ -180,7 +189,7 @@ const BY_KEY = new Map(FEATURE_GATES.map((g) => [g.key, g]));
 export function featureGatesOf(profile: KnativeProfile): readonly FeatureGate[] {
   return FEATURE_GATES.filter(
     (g) =>
-      (g.since === undefined || (profile.volumes.flags as readonly string[]).includes(g.key)) &&
+      (g.since === undefined || (profile.volumes.flags as readonly string[]).includes(g.key) || profile.controllerFlags.includes(g.key)) &&
       // kubernetes.podspec-dryrun left config-features in v0.47.0 (knative.dev/serving pkg/apis/config/features.go).
       !(g.check === "dry-run" && profile.podSpecDryRun === "request"),
   );

@@ -32,15 +32,18 @@ describe("the feature-gate table", () => {
     }
   });
 
-  it("has the volume flags of later releases only in those releases, and the dry-run flag only in 1.17", () => {
-    const later = ["kubernetes.podspec-volumes-csi", "kubernetes.podspec-volumes-mount-propagation", "kubernetes.podspec-volumes-image", "kubernetes.podspec-volumes-ephemeral"];
-    expect(FEATURE_GATES.filter((g) => g.since !== undefined).map((g) => g.key)).toEqual(later);
-    expect(featureGatesOf(PROFILES["1.17"]).filter((g) => later.includes(g.key))).toEqual([]);
+  it("has the flags of later releases only in those releases, and the dry-run flag only in 1.17", () => {
+    const laterVolumes = ["kubernetes.podspec-volumes-csi", "kubernetes.podspec-volumes-mount-propagation", "kubernetes.podspec-volumes-image", "kubernetes.podspec-volumes-ephemeral"];
+    const only124 = "domainmapping-direct-route-traffic"; // serving v0.51.0
+    expect(FEATURE_GATES.filter((g) => g.since !== undefined).map((g) => g.key).sort()).toEqual([...laterVolumes, only124].sort());
+    expect(featureGatesOf(PROFILES["1.17"]).filter((g) => g.since !== undefined)).toEqual([]);
     // ... and kubernetes.podspec-dryrun only in 1.17 (v0.47.0 removed it).
     const withoutDryRun = FEATURE_GATES.filter((g) => g.key !== "kubernetes.podspec-dryrun");
     expect(featureGatesOf(PROFILES["1.17"]).map((g) => g.key)).toContain("kubernetes.podspec-dryrun");
-    expect(featureGatesOf(PROFILES["1.23"])).toEqual(withoutDryRun);
+    expect(featureGatesOf(PROFILES["1.23"])).toEqual(withoutDryRun.filter((g) => g.key !== only124));
     expect(featureGatesOf(PROFILES["1.24"])).toEqual(withoutDryRun);
+    expect(parseFeaturesConfig({ [only124]: "Enabled" }, PROFILES["1.24"]).domainMappingDirectRouteTraffic).toBe("Enabled");
+    expect(parseFeaturesConfig({ [only124]: "Enabled" }, PROFILES["1.23"]).domainMappingDirectRouteTraffic).toBe("Disabled");
     expect(featureGate("kubernetes.podspec-volumes-csi", PROFILES["1.17"])).toBeUndefined();
     expect(featureGate("kubernetes.podspec-volumes-csi", PROFILES["1.24"])?.field).toBe("podSpecVolumesCSI");
   });
