@@ -176,9 +176,9 @@ beforeAll(async () => {
   await kubectlOk(["apply", "-f", join(REPO, "manifests", "crds")]);
   await kubectlOk(["wait", "--for=condition=Established", "--timeout=60s", "-f", join(REPO, "manifests", "crds")]);
   timings.crdsEstablishedMs = Date.now() - started;
-  for (const f of ["100-namespace.yaml", "200-serviceaccount.yaml", "200-rbac.yaml", "300-secret.yaml"]) {
-    await kubectlOk(["apply", "-f", join(REPO, "manifests", f)]);
-  }
+  await kubectlOk(["apply", "-f", join(REPO, "manifests", "standalone", "100-namespace.yaml")]);
+  await kubectlOk(["apply", "-k", join(REPO, "manifests", "base", "rbac")]);
+  await kubectlOk(["apply", "-f", join(REPO, "manifests", "standalone", "300-secret.yaml")]);
   await kubectlOk(["apply", "-f", "-"], { input: configMap("config-defaults", "controller", {}) });
   await kubectlOk(["apply", "-f", "-"], { input: configMap("config-autoscaler", "autoscaler", {}) });
   await setFeatures({});
@@ -188,9 +188,9 @@ beforeAll(async () => {
   if ((await kubectl(["get", "serviceaccount", "default", "-n", NS])).code !== 0) {
     await kubectlOk(["create", "serviceaccount", "default", "-n", NS]);
   }
-  await kubectlOk(["apply", "-f", join(REPO, "manifests", "700-webhooks.yaml")]);
+  await kubectlOk(["apply", "-f", join(REPO, "manifests", "standalone", "700-webhooks.yaml")]);
 
-  // Duckbill runs as its own ServiceAccount with the RBAC of manifests/200-rbac.yaml (a TokenRequest token), so a
+  // Duckbill runs as its own ServiceAccount with the RBAC of manifests/base/rbac (a TokenRequest token), so a
   // missing permission fails here as it would in a cluster.
   const token = (await kubectlOk(["create", "token", "duckbill-webhook", "-n", SYSTEM_NS, "--duration=2h"])).trim();
   const view = JSON.parse(await kubectlOk(["config", "view", "--raw", "--minify", "-o", "json"])) as {
@@ -245,11 +245,10 @@ afterAll(async () => {
   if (EXTERNAL !== undefined && kubeconfig !== "") {
     // Leave an existing cluster as it was: webhook configurations first (they would block Knative kinds), then the
     // objects, then the CRDs.
-    await kubectl(["delete", "--ignore-not-found", "-f", join(REPO, "manifests", "700-webhooks.yaml")]);
+    await kubectl(["delete", "--ignore-not-found", "-f", join(REPO, "manifests", "standalone", "700-webhooks.yaml")]);
     await kubectl(["delete", "namespace", NS, "--ignore-not-found", "--wait=false"]);
-    for (const f of ["300-secret.yaml", "200-rbac.yaml", "200-serviceaccount.yaml"]) {
-      await kubectl(["delete", "--ignore-not-found", "-f", join(REPO, "manifests", f)]);
-    }
+    await kubectl(["delete", "--ignore-not-found", "-f", join(REPO, "manifests", "standalone", "300-secret.yaml")]);
+    await kubectl(["delete", "--ignore-not-found", "-k", join(REPO, "manifests", "base", "rbac")]);
     await kubectl(["delete", "configmap", "-n", SYSTEM_NS, "config-features", "config-defaults", "config-autoscaler", "--ignore-not-found"]);
     await kubectl(["delete", "--ignore-not-found", "-f", join(REPO, "manifests", "crds")]);
   }

@@ -1,5 +1,5 @@
 /**
- * The RBAC of manifests/200-rbac.yaml against what the code does: the webhook-configuration reconciler (with
+ * The RBAC of manifests/base/rbac/200-rbac.yaml against what the code does: the webhook-configuration reconciler (with
  * leader election), the PodSpec dry run and the config store run against the in-process API server, and every
  * request they send must be allowed to the webhook's ServiceAccount; conversely every verb granted must be used
  * by some request (least privilege). The certificate controller's requests are listed by hand from
@@ -25,6 +25,7 @@ import { BUILTIN_RESOURCES, configMap, CONFIGMAPS, FakeApiServer, MUTATING_WEBHO
 type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- manifests are read as loose JSON
 
 const NS = "knative-serving";
+const MANIFESTS = join(import.meta.dirname, "..", "..", "manifests");
 const SA = { kind: "ServiceAccount", name: "duckbill-webhook", namespace: NS };
 const PODS: ResourceType = { group: "", version: "v1", plural: "pods", kind: "Pod", namespaced: true };
 const KSERVICES: ResourceType = { group: "serving.knative.dev", version: "v1", plural: "services", kind: "Service", namespaced: true };
@@ -73,7 +74,7 @@ interface GrantedRule {
 }
 
 function loadRbac(): GrantedRule[] {
-  const docs = parseAllDocuments(readFileSync(join(import.meta.dirname, "..", "..", "manifests", "200-rbac.yaml"), "utf8")).map((d) => d.toJSON() as Obj);
+  const docs = parseAllDocuments(readFileSync(join(MANIFESTS, "base", "rbac", "200-rbac.yaml"), "utf8")).map((d) => d.toJSON() as Obj);
   const roles = new Map(docs.filter((d) => d.kind === "Role" || d.kind === "ClusterRole").map((d) => [`${d.kind}/${d.metadata.namespace ?? ""}/${d.metadata.name}`, d]));
   const out: GrantedRule[] = [];
   for (const b of docs.filter((d) => d.kind === "RoleBinding" || d.kind === "ClusterRoleBinding")) {
@@ -106,7 +107,7 @@ const CERT_CONTROLLER: Attributes[] = [
   { verb: "update", group: "coordination.k8s.io", resource: "leases", namespace: NS, name: "webhook.webhookcertificates.00-of-01" },
 ];
 
-describe("RBAC (manifests/200-rbac.yaml)", () => {
+describe("RBAC (manifests/base/rbac/200-rbac.yaml)", () => {
   const granted = loadRbac();
   let recorded: Attributes[] = [];
 
@@ -115,7 +116,7 @@ describe("RBAC (manifests/200-rbac.yaml)", () => {
     try {
       fake.create(NAMESPACES, { metadata: { name: NS } });
       fake.create(SECRETS, { metadata: { name: "webhook-certs", namespace: NS }, data: { "ca-cert.pem": "Y2E=" } });
-      for (const doc of parseAllDocuments(readFileSync(join(import.meta.dirname, "..", "..", "manifests", "700-webhooks.yaml"), "utf8"))) {
+      for (const doc of parseAllDocuments(readFileSync(join(MANIFESTS, "standalone", "700-webhooks.yaml"), "utf8"))) {
         const obj = doc.toJSON() as KubeObject;
         fake.create(obj.kind === "MutatingWebhookConfiguration" ? MUTATING_WEBHOOK_CONFIGURATIONS : VALIDATING_WEBHOOK_CONFIGURATIONS, obj);
       }
@@ -152,7 +153,7 @@ describe("RBAC (manifests/200-rbac.yaml)", () => {
     }
   });
   it("binds the ServiceAccount the Deployment runs as", () => {
-    const deployment = parseAllDocuments(readFileSync(join(import.meta.dirname, "..", "..", "manifests", "500-deployment.yaml"), "utf8"))[0]?.toJSON() as Obj;
+    const deployment = parseAllDocuments(readFileSync(join(MANIFESTS, "base", "webhook", "500-deployment.yaml"), "utf8"))[0]?.toJSON() as Obj;
     expect(deployment.spec.template.spec.serviceAccountName).toBe(SA.name);
     expect(granted.length).toBeGreaterThan(0);
   });
