@@ -191,7 +191,8 @@ beforeAll(async () => {
   await kubectlOk(["apply", "-f", join(REPO, "manifests", "standalone", "700-webhooks.yaml")]);
 
   // Duckbill runs as its own ServiceAccount with the RBAC of manifests/base/rbac (a TokenRequest token), so a
-  // missing permission fails here as it would in a cluster.
+  // missing permission fails here as it would in a cluster, including the checks of OwnerReferencesPermission-
+  // Enforcement (enabled by startCluster) when the reconciler makes the Namespace the configurations' owner.
   const token = (await kubectlOk(["create", "token", "duckbill-webhook", "-n", SYSTEM_NS, "--duration=2h"])).trim();
   const view = JSON.parse(await kubectlOk(["config", "view", "--raw", "--minify", "-o", "json"])) as {
     clusters: { cluster: Obj }[];
@@ -256,6 +257,20 @@ afterAll(async () => {
   console.log(`e2e timings: ${JSON.stringify({ ...timings, build: build?.info })}`);
   if (process.env.E2E_KEEP_WORKDIR === undefined) rmSync(work, { recursive: true, force: true });
 }, 120_000);
+
+describe("the webhook configurations as Duckbill reconciled them", () => {
+  it("are owned by the knative-serving Namespace (an update OwnerReferencesPermissionEnforcement checks against the manifests' RBAC)", async () => {
+    const ns = JSON.parse(await kubectlOk(["get", "namespace", SYSTEM_NS, "-o", "json"])) as { metadata: { uid: string } };
+    for (const [kind, name] of [
+      ["mutatingwebhookconfiguration", "webhook.serving.knative.dev"],
+      ["validatingwebhookconfiguration", "validation.webhook.serving.knative.dev"],
+      ["validatingwebhookconfiguration", "config.webhook.serving.knative.dev"],
+    ] as const) {
+      const meta = (JSON.parse(await kubectlOk(["get", kind, name, "-o", "json"])) as Obj).metadata as Obj;
+      expect(meta.ownerReferences, name).toEqual([{ apiVersion: "v1", kind: "Namespace", name: SYSTEM_NS, uid: ns.metadata.uid, controller: true, blockOwnerDeletion: true }]);
+    }
+  });
+});
 
 describe("kubectl apply through a real kube-apiserver", () => {
   it("a valid Service is stored with Duckbill's defaults, creator and lastModifier", async () => {
