@@ -17,6 +17,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseAllDocuments } from "yaml";
 import { installBlocks, type BlockName } from "../manifests/install-doc.js";
+import { key } from "../manifests/kustomize.js";
 import { buildHarness, REPO, run, startCluster, type Cluster, type HarnessBuild, type RunResult } from "./harness.js";
 import { knativeServingCore } from "./knative-release.js";
 
@@ -77,11 +78,6 @@ function useInstallCluster(): {
       writeFileSync(join(work, name), text);
     },
   };
-}
-
-/** `Kind/name` or `Kind/namespace/name`. */
-function key(o: Obj): string {
-  return o.metadata.namespace === undefined ? `${o.kind}/${o.metadata.name}` : `${o.kind}/${o.metadata.namespace}/${o.metadata.name}`;
 }
 
 /** The objects a kustomization applies (kustomize as built into the harness's kubectl). */
