@@ -4,13 +4,17 @@
 // ESM and CommonJS files: our own modules, Fastify's dependency tree, ajv, pino); one bundle with a few
 // chunks loads in a fraction of that (bench/README.md, "Startup"). Code splitting keeps the lazy imports
 // lazy: `admit`, `check`, certificate generation and the cluster client load only when used.
-// @kubernetes/client-node stays external: it is imported on demand, only in cluster mode, and bundling it
-// would bundle its optional native and WebSocket dependencies too. A dynamic import() of a CommonJS package loses its
-// named exports in the bundle (esbuild's interop: `X509CertificateGenerator` was undefined and serve could not
-// start without certificates; test/cli and test/dist caught it): such packages are imported statically by a
-// module of ours that is itself imported on demand (src/kube/x509-lib.ts).
+// Every dependency is bundled, @kubernetes/client-node included (in the chunks cluster mode loads on demand), so the
+// bundle runs without node_modules: the image copies dist/bundle/ and nothing else of the dependencies (Dockerfile;
+// test/dist/image.test.ts runs that tree). The only imports left are Node's built-ins and three optional packages
+// that are required inside try/catch and done without: ws's native add-ons (bufferutil, utf-8-validate) and
+// node-fetch's charset converter (encoding), all three absent from the production dependencies.
+// A dynamic import() of a CommonJS package loses its named exports in the bundle (esbuild's interop:
+// `X509CertificateGenerator` was undefined and serve could not start without certificates; test/cli and test/dist
+// caught it): such packages are imported statically by a module of ours that is itself imported on demand
+// (src/kube/x509-lib.ts).
 import { build } from "esbuild";
-import { rmSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -27,7 +31,8 @@ const result = await build({
   format: "esm",
   platform: "node",
   target: "node20",
-  external: ["@kubernetes/client-node"],
+  // Optional (see above): never bundled, absent at run time.
+  external: ["bufferutil", "utf-8-validate", "encoding"],
   // Bundled CommonJS packages call require() for Node's built-ins; ESM output has no require of its own.
   banner: { js: "import { createRequire as __duckbillCreateRequire } from 'node:module'; const require = __duckbillCreateRequire(import.meta.url);" },
   // Chained through tsc's maps, so profiles and stack traces (with --enable-source-maps) point at src/*.ts.
@@ -36,6 +41,26 @@ const result = await build({
   logLevel: "warning",
   legalComments: "linked",
 });
+
+// What each output imports, for the test that checks the image's files are all the bundle needs (test/dist).
+writeFileSync(join(root, "dist", "bundle-meta.json"), JSON.stringify(result.metafile));
+
+// The licences of the packages bundled (the image has no node_modules that would carry them): each package's name,
+// version, licence field and licence file, as npm installed them.
+const packages = new Set();
+for (const input of Object.keys(result.metafile.inputs)) {
+  const at = input.lastIndexOf("node_modules/");
+  if (at < 0) continue;
+  const rest = input.slice(at + "node_modules/".length).split("/");
+  packages.add(input.slice(0, at) + "node_modules/" + rest.slice(0, rest[0].startsWith("@") ? 2 : 1).join("/"));
+}
+const notices = [...packages].sort().map((dir) => {
+  const pkg = JSON.parse(readFileSync(join(root, dir, "package.json"), "utf8"));
+  const file = readdirSync(join(root, dir)).find((f) => /^(licen[cs]e|copying)/i.test(f));
+  const text = file !== undefined && existsSync(join(root, dir, file)) ? readFileSync(join(root, dir, file), "utf8").trim() : `(no licence file; package.json says ${JSON.stringify(pkg.license ?? null)})`;
+  return `${pkg.name}@${pkg.version} (${typeof pkg.license === "string" ? pkg.license : "see below"})\n\n${text}\n`;
+});
+writeFileSync(join(outdir, "THIRD-PARTY-LICENSES.txt"), `Packages bundled into dist/bundle/ (scripts/bundle.mjs), with their licences.\n\n${notices.join(`\n${"-".repeat(80)}\n\n`)}`);
 
 const outputs = Object.entries(result.metafile.outputs).filter(([f]) => f.endsWith(".js"));
 const total = outputs.reduce((n, [, o]) => n + o.bytes, 0);

@@ -1,30 +1,55 @@
 /**
- * No Docker engine runs here, so the image is not built in tests; what can be checked statically is that the build
- * stage has every file `npm run build` reads (a script added to the build once broke the image this way).
+ * The Dockerfile, read statically (no Docker engine runs here, so the image is not built in tests; test/dist/
+ * image.test.ts builds and runs the runtime stage's file tree): the build stage has every file `npm run build`
+ * reads (a script added to the build once broke the image this way), .dockerignore keeps none of them out, both
+ * base images are pinned by digest and are the same Node.js major, one the package supports.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { dockerignored, parseDockerfile, ROOT } from "./dockerfile.js";
 
-const root = join(import.meta.dirname, "..", "..");
-const dockerfile = readFileSync(join(root, "Dockerfile"), "utf8");
-const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { scripts: Record<string, string> };
-
-/** The COPY sources of the stage named `name` (`FROM ... AS name` up to the next FROM). */
-function copiedInStage(name: string): string[] {
-  const stage = dockerfile.split(/^FROM /m).find((s) => new RegExp(`\\bAS ${name}\\s*$`, "m").test(s.split("\n")[0] ?? ""));
-  if (stage === undefined) throw new Error(`no stage ${name} in the Dockerfile`);
-  return [...stage.matchAll(/^COPY (?!--from)(.+) \S+$/gm)].flatMap((m) => (m[1] ?? "").split(/\s+/));
-}
+const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { scripts: Record<string, string>; engines: { node: string } };
+const { stages } = parseDockerfile();
+const build = stages.find((s) => s.name === "build");
+const runtime = stages.at(-1)!;
 
 describe("Dockerfile build stage", () => {
-  const copied = copiedInStage("build");
-  it.each(["package.json", "tsconfig.json", "tsconfig.build.json", "src"])("copies %s", (f) => {
+  const copied = (build?.copies ?? []).filter((c) => c.from === undefined).flatMap((c) => c.sources);
+  it.each(["package.json", "package-lock.json", "tsconfig.json", "tsconfig.build.json", "src"])("copies %s", (f) => {
     expect(copied).toContain(f);
   });
   it("copies every file the build script runs with node", () => {
     const scripts = [...pkg.scripts.build!.matchAll(/\bnode (\S+)/g)].map((m) => m[1]!);
     expect(scripts.length).toBeGreaterThan(0);
     for (const s of scripts) expect(copied.some((c) => s === c || s.startsWith(c.replace(/\/?$/, "/"))), s).toBe(true);
+  });
+});
+
+describe("Dockerfile", () => {
+  it("copies nothing from the context that .dockerignore leaves out", () => {
+    const fromContext = stages.flatMap((s) => s.copies.filter((c) => c.from === undefined).flatMap((c) => c.sources));
+    expect(fromContext.length).toBeGreaterThan(0);
+    expect(fromContext.filter(dockerignored)).toEqual([]);
+  });
+
+  it("pins both base images by digest", () => {
+    expect(stages).toHaveLength(2);
+    for (const s of stages) expect(s.image).toMatch(/^[a-z0-9./-]+:[\w.-]+@sha256:[0-9a-f]{64}$/);
+  });
+
+  it("builds and runs on one Node.js major, at or above the package's lowest", () => {
+    const buildMajor = /^node:(\d+)-/.exec(build?.image ?? "")?.[1];
+    const runtimeMajor = /\/nodejs(\d+)-/.exec(runtime.image)?.[1];
+    expect(buildMajor).toBeDefined();
+    expect(runtimeMajor).toBe(buildMajor);
+    const lowest = /^>=(\d+)\./.exec(pkg.engines.node)?.[1];
+    expect(Number(runtimeMajor)).toBeGreaterThanOrEqual(Number(lowest));
+  });
+
+  it("runs as a non-root user, `duckbill serve` through the launcher", () => {
+    expect(runtime.image).toContain(":nonroot@");
+    expect(runtime.entrypoint).toEqual(["/nodejs/bin/node", "--max-semi-space-size=4", "bin/duckbill"]);
+    expect(runtime.cmd).toEqual(["serve"]);
   });
 });

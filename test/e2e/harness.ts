@@ -110,12 +110,20 @@ export interface Cluster {
   stop(): Promise<void>;
 }
 
+/**
+ * Admission plugins enabled on top of kube-apiserver's defaults. OwnerReferencesPermissionEnforcement is off by
+ * default but on in OpenShift and other hardened clusters: with it, the webhook-configuration reconciler's owner
+ * reference needs the extra grants of manifests/base/rbac/200-rbac.yaml (docs/install.md, "Owner references").
+ */
+export const EXTRA_ADMISSION_PLUGINS = ["OwnerReferencesPermissionEnforcement"];
+
 /** Starts etcd + kube-apiserver; resolves once the harness printed its ready line. */
 export async function startCluster(binary: string, workDir: string): Promise<Cluster> {
   const kubeconfig = join(workDir, "kubeconfig");
   const log = createWriteStream(join(workDir, "cluster.log"));
   const started = Date.now();
-  const child = spawn(binary, ["--kubeconfig", kubeconfig], { stdio: ["ignore", "pipe", "pipe"] });
+  const args = ["--kubeconfig", kubeconfig, `--apiserver-arg=--enable-admission-plugins=${EXTRA_ADMISSION_PLUGINS.join(",")}`];
+  const child = spawn(binary, args, { stdio: ["ignore", "pipe", "pipe"] });
   child.stderr.pipe(log);
   const line = await new Promise<string>((resolve, reject) => {
     let buf = "";

@@ -1,6 +1,6 @@
 /**
  * Webhook configuration reconciliation (src/kube/webhook-config.ts, spec §1.8) against the in-process API server
- * (real HTTP), starting from the configurations as manifests/700-webhooks.yaml installs them.
+ * (real HTTP), starting from the configurations as manifests/standalone/700-webhooks.yaml installs them.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -28,7 +28,7 @@ import { FakeApiServer, LEASES, MUTATING_WEBHOOK_CONFIGURATIONS, NAMESPACES, SEC
 const TIMING_SENSITIVE = { retry: 2 } as const;
 
 const NS = "knative-serving";
-const MANIFEST = join(import.meta.dirname, "..", "..", "manifests", "700-webhooks.yaml");
+const MANIFEST = join(import.meta.dirname, "..", "..", "manifests", "standalone", "700-webhooks.yaml");
 const CA = Buffer.from("-----BEGIN CERTIFICATE-----\nMIIBfake\n-----END CERTIFICATE-----\n").toString("base64");
 const NEW_CA = Buffer.from("-----BEGIN CERTIFICATE-----\nMIIBrotated\n-----END CERTIFICATE-----\n").toString("base64");
 

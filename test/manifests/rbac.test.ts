@@ -1,13 +1,15 @@
 /**
- * The RBAC of manifests/200-rbac.yaml against what the code does: the webhook-configuration reconciler (with
- * leader election), the PodSpec dry run and the config store run against the in-process API server, and every
+ * The RBAC of manifests/base/rbac/200-rbac.yaml against what the code does: the webhook-configuration reconciler
+ * (with leader election), the PodSpec dry run and the config store run against the in-process API server, and every
  * request they send must be allowed to the webhook's ServiceAccount; conversely every verb granted must be used
  * by some request (least privilege). The certificate controller's requests are listed by hand from
  * src/kube/cert-controller.ts and secret-watch.ts. The impact-warnings watch (only run with --impact-warnings)
- * runs here too, so its list/watch grant counts as used.
+ * runs here too, so its list/watch grant counts as used. The authorization checks the OwnerReferencesPermission-
+ * Enforcement admission plugin makes of the reconciler's updates count as requests too (ownerReferenceChecks).
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { isDeepStrictEqual } from "node:util";
 import { pino } from "pino";
 import { Registry } from "prom-client";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -27,6 +29,7 @@ import { BUILTIN_RESOURCES, configMap, CONFIGMAPS, CUSTOM_RESOURCE_DEFINITIONS a
 type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- manifests are read as loose JSON
 
 const NS = "knative-serving";
+const MANIFESTS = join(import.meta.dirname, "..", "..", "manifests");
 const SA = { kind: "ServiceAccount", name: "duckbill-webhook", namespace: NS };
 const PODS: ResourceType = { group: "", version: "v1", plural: "pods", kind: "Pod", namespaced: true };
 const KSERVICES: ResourceType = { group: "serving.knative.dev", version: "v1", plural: "services", kind: "Service", namespaced: true };
@@ -75,7 +78,7 @@ interface GrantedRule {
 }
 
 function loadRbac(): GrantedRule[] {
-  const docs = parseAllDocuments(readFileSync(join(import.meta.dirname, "..", "..", "manifests", "200-rbac.yaml"), "utf8")).map((d) => d.toJSON() as Obj);
+  const docs = parseAllDocuments(readFileSync(join(MANIFESTS, "base", "rbac", "200-rbac.yaml"), "utf8")).map((d) => d.toJSON() as Obj);
   const roles = new Map(docs.filter((d) => d.kind === "Role" || d.kind === "ClusterRole").map((d) => [`${d.kind}/${d.metadata.namespace ?? ""}/${d.metadata.name}`, d]));
   const out: GrantedRule[] = [];
   for (const b of docs.filter((d) => d.kind === "RoleBinding" || d.kind === "ClusterRoleBinding")) {
@@ -108,19 +111,65 @@ const CERT_CONTROLLER: Attributes[] = [
   { verb: "update", group: "coordination.k8s.io", resource: "leases", namespace: NS, name: "webhook.webhookcertificates.00-of-01" },
 ];
 
-describe("RBAC (manifests/200-rbac.yaml)", () => {
+/** The resource of each owner kind the reconciler refers to (the RESTMapper's answer, for the kinds used here). */
+const OWNER_RESOURCES: Readonly<Record<string, string>> = { Namespace: "namespaces" };
+
+/**
+ * The authorization checks the OwnerReferencesPermissionEnforcement admission plugin makes of an update from
+ * `before` to `after` (k8s.io/kubernetes plugin/pkg/admission/gc/gc_admission.go, Validate): none while the
+ * ownerReferences stay the same; otherwise `delete` on the object itself and, for each reference that newly blocks
+ * its owner's deletion (newBlockingOwnerDeletionRefs), `update` on the owner's `finalizers` subresource.
+ */
+export function ownerReferenceChecks(before: Obj, after: Obj, object: Attributes): Attributes[] {
+  const oldRefs = (before.metadata?.ownerReferences ?? []) as Obj[];
+  const newRefs = (after.metadata?.ownerReferences ?? []) as Obj[];
+  if (isDeepStrictEqual(oldRefs, newRefs)) return [];
+  const checks: Attributes[] = [{ ...object, verb: "delete" }];
+  for (const ref of newRefs) {
+    if (ref.blockOwnerDeletion !== true) continue;
+    if (oldRefs.some((old) => old.uid === ref.uid && old.blockOwnerDeletion === true)) continue;
+    const resource = OWNER_RESOURCES[ref.kind as string];
+    if (resource === undefined) throw new Error(`no resource known for owner kind ${ref.kind}`);
+    const apiVersion = ref.apiVersion as string;
+    const group = apiVersion.includes("/") ? apiVersion.slice(0, apiVersion.indexOf("/")) : "";
+    // gc_admission uses the dependent's namespace: "" for the cluster-scoped configurations.
+    checks.push({ verb: "update", group, resource: `${resource}/finalizers`, namespace: object.namespace, name: ref.name as string });
+  }
+  return checks;
+}
+
+describe("OwnerReferencesPermissionEnforcement's checks", () => {
+  const config: Attributes = { verb: "update", group: "admissionregistration.k8s.io", resource: "validatingwebhookconfigurations", namespace: "", name: "v" };
+  const owner = { apiVersion: "v1", kind: "Namespace", name: NS, uid: "u1", controller: true, blockOwnerDeletion: true };
+  it("asks for nothing while the owner references stay the same", () => {
+    expect(ownerReferenceChecks({ metadata: { ownerReferences: [owner] } }, { metadata: { ownerReferences: [owner] } }, config)).toEqual([]);
+    expect(ownerReferenceChecks({ metadata: {} }, { metadata: {} }, config)).toEqual([]);
+  });
+  it("asks for delete on the object and update on the owner's finalizers for a new blocking reference", () => {
+    expect(ownerReferenceChecks({ metadata: {} }, { metadata: { ownerReferences: [owner] } }, config)).toEqual([
+      { ...config, verb: "delete" },
+      { verb: "update", group: "", resource: "namespaces/finalizers", namespace: "", name: NS },
+    ]);
+  });
+  it("asks only for delete when the reference does not newly block", () => {
+    expect(ownerReferenceChecks({ metadata: {} }, { metadata: { ownerReferences: [{ ...owner, blockOwnerDeletion: false }] } }, config)).toEqual([{ ...config, verb: "delete" }]);
+    expect(ownerReferenceChecks({ metadata: { ownerReferences: [owner] } }, { metadata: { ownerReferences: [{ ...owner, controller: false }] } }, config)).toEqual([{ ...config, verb: "delete" }]);
+  });
+});
+
+describe("RBAC (manifests/base/rbac/200-rbac.yaml)", () => {
   const granted = loadRbac();
   let recorded: Attributes[] = [];
+  const ownerChecks: Attributes[] = [];
 
   beforeAll(async () => {
     const fake = await FakeApiServer.start({ resources: [...BUILTIN_RESOURCES, CRDS, PODS, KSERVICES, KCONFIGURATIONS] });
     try {
       fake.create(NAMESPACES, { metadata: { name: NS } });
       fake.create(SECRETS, { metadata: { name: "webhook-certs", namespace: NS }, data: { "ca-cert.pem": "Y2E=" } });
-      for (const doc of parseAllDocuments(readFileSync(join(import.meta.dirname, "..", "..", "manifests", "700-webhooks.yaml"), "utf8"))) {
-        const obj = doc.toJSON() as KubeObject;
-        fake.create(obj.kind === "MutatingWebhookConfiguration" ? MUTATING_WEBHOOK_CONFIGURATIONS : VALIDATING_WEBHOOK_CONFIGURATIONS, obj);
-      }
+      const installed = parseAllDocuments(readFileSync(join(MANIFESTS, "standalone", "700-webhooks.yaml"), "utf8")).map((doc) => doc.toJSON() as KubeObject);
+      const typeOf = (obj: KubeObject): ResourceType => (obj.kind === "MutatingWebhookConfiguration" ? MUTATING_WEBHOOK_CONFIGURATIONS : VALIDATING_WEBHOOK_CONFIGURATIONS);
+      for (const obj of installed) fake.create(typeOf(obj), obj);
       fake.create(CONFIGMAPS, configMap(NS, "config-features", {}));
       const logger = pino({ level: "silent" });
       const targets = knativeWebhookTargets(KNATIVE_KINDS);
@@ -130,6 +179,13 @@ describe("RBAC (manifests/200-rbac.yaml)", () => {
       await eventually(() => fake.count({ method: "PUT", plural: "validatingwebhookconfigurations" }) >= 2 && fake.count({ method: "PUT", plural: "mutatingwebhookconfigurations" }) >= 1, "reconciled");
       await eventually(() => fake.count({ method: "PUT", plural: "leases" }) >= 1, "a lease renewal");
       await running.close();
+      // What the updates changed from the configurations as installed, as the owner-reference admission plugin sees it.
+      for (const obj of installed) {
+        const name = (obj.metadata as Obj).name as string;
+        const stored = fake.get(typeOf(obj), name);
+        if (stored === undefined) throw new Error(`${name} is gone`);
+        ownerChecks.push(...ownerReferenceChecks(obj, stored, { verb: "update", group: "admissionregistration.k8s.io", resource: typeOf(obj).plural, namespace: "", name }));
+      }
 
       // The PodSpec dry run, in a user's namespace.
       const api = createKubeApi(fake.kubeConfig());
@@ -164,23 +220,34 @@ describe("RBAC (manifests/200-rbac.yaml)", () => {
     }
   });
   it("binds the ServiceAccount the Deployment runs as", () => {
-    const deployment = parseAllDocuments(readFileSync(join(import.meta.dirname, "..", "..", "manifests", "500-deployment.yaml"), "utf8"))[0]?.toJSON() as Obj;
+    const deployment = parseAllDocuments(readFileSync(join(MANIFESTS, "base", "webhook", "500-deployment.yaml"), "utf8"))[0]?.toJSON() as Obj;
     expect(deployment.spec.template.spec.serviceAccountName).toBe(SA.name);
     expect(granted.length).toBeGreaterThan(0);
   });
 
   it("allows every request the code sends", () => {
-    const denied = [...recorded, ...CERT_CONTROLLER].filter((a) => !granted.some((g) => ruleAllows(g, a)));
+    const denied = [...recorded, ...CERT_CONTROLLER, ...ownerChecks].filter((a) => !granted.some((g) => ruleAllows(g, a)));
     expect(denied).toEqual([]);
     // What ran really covered each component.
     const seen = new Set(recorded.map((a) => `${a.verb} ${a.resource}`));
     for (const want of ["get secrets", "watch secrets", "get mutatingwebhookconfigurations", "update validatingwebhookconfigurations", "watch validatingwebhookconfigurations", "get namespaces", "create pods", "list configmaps", "watch configmaps", "create leases", "update leases", "list services", "watch services", "list configurations", "watch configurations", "get customresourcedefinitions", "list customresourcedefinitions", "watch customresourcedefinitions"]) {
       expect(seen).toContain(want);
     }
+    // The reconciler made the Namespace the owner of all three configurations, which the plugin checks.
+    expect(ownerChecks.map((a) => `${a.verb} ${a.resource} ${a.name}`).sort()).toEqual(
+      [
+        "delete mutatingwebhookconfigurations webhook.serving.knative.dev",
+        "delete validatingwebhookconfigurations config.webhook.serving.knative.dev",
+        "delete validatingwebhookconfigurations validation.webhook.serving.knative.dev",
+        `update namespaces/finalizers ${NS}`,
+        `update namespaces/finalizers ${NS}`,
+        `update namespaces/finalizers ${NS}`,
+      ].sort(),
+    );
   });
 
   it("grants no verb that nothing uses", () => {
-    const uses = [...recorded, ...CERT_CONTROLLER];
+    const uses = [...recorded, ...CERT_CONTROLLER, ...ownerChecks];
     const unused: string[] = [];
     for (const g of granted) {
       for (const verb of g.rule.verbs as string[]) {
@@ -201,6 +268,9 @@ describe("RBAC (manifests/200-rbac.yaml)", () => {
     { what: "updating someone else's webhook configuration", a: { verb: "update", group: "admissionregistration.k8s.io", resource: "mutatingwebhookconfigurations", namespace: "", name: "istio-sidecar-injector" } },
     { what: "reading another CRD", a: { verb: "get", group: "apiextensions.k8s.io", resource: "customresourcedefinitions", namespace: "", name: "certificates.networking.internal.knative.dev" } },
     { what: "listing every CRD", a: { verb: "list", group: "apiextensions.k8s.io", resource: "customresourcedefinitions", namespace: "", name: "" } },
+    { what: "deleting someone else's webhook configuration", a: { verb: "delete", group: "admissionregistration.k8s.io", resource: "validatingwebhookconfigurations", namespace: "", name: "istio-validator" } },
+    { what: "blocking the deletion of another namespace", a: { verb: "update", group: "", resource: "namespaces/finalizers", namespace: "", name: "default" } },
+    { what: "deleting its own namespace", a: { verb: "delete", group: "", resource: "namespaces", namespace: "", name: NS } },
     { what: "deleting pods", a: { verb: "delete", group: "", resource: "pods", namespace: "team-a", name: "p" } },
     { what: "reading ConfigMaps elsewhere", a: { verb: "list", group: "", resource: "configmaps", namespace: "team-a", name: "" } },
     { what: "renewing a foreign Lease", a: { verb: "update", group: "coordination.k8s.io", resource: "leases", namespace: NS, name: "controller.knative.dev.serving.pkg.reconciler.route.reconciler.00-of-01" } },
