@@ -56,9 +56,31 @@ async function serve(argv: string[]): Promise<number> {
   }
   // Commands load what they need only: `admit` never loads the HTTP stack.
   const { startWebhook } = await import("./serve.js");
-  let running: Awaited<ReturnType<typeof startWebhook>>;
+  // Signals are handled from before the server starts: a SIGTERM that arrives while it starts (or right after the
+  // "serving" line) drains it once it is up instead of killing the process on Node's default action.
+  let running: Awaited<ReturnType<typeof startWebhook>> | undefined;
+  let stopping: string | undefined;
+  const shutdown = (r: NonNullable<typeof running>, signal: string): void => {
+    void r.shutdown().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        console.error(`duckbill: shutdown after ${signal} failed: ${(err as Error).message}`);
+        process.exit(1);
+      },
+    );
+  };
+  const onSignal = (signal: string): void => {
+    if (stopping !== undefined) {
+      // A second signal means "now" (Knative: os.Exit(1)).
+      process.exit(1);
+    }
+    stopping = signal;
+    if (running !== undefined) shutdown(running, signal);
+  };
+  process.on("SIGTERM", () => onSignal("SIGTERM"));
   if (cluster.isWorker) {
     // The primary serves the summed metrics and forwards SIGTERM; a terminal's Ctrl-C reaches it too.
+    process.on("SIGINT", () => undefined);
     const { createLogger } = await import("../server/logging.js");
     const logger = createLogger(settings["log-level"] as LogLevel).child({ worker: cluster.worker?.id });
     running = await startWebhook({ ...settings, "metrics-port": "0" }, defaultDeps(), {
@@ -67,27 +89,11 @@ async function serve(argv: string[]): Promise<number> {
       servingMessage: "worker serving",
     });
     reportServing(running.port);
-    process.on("SIGINT", () => undefined);
   } else {
+    process.on("SIGINT", () => onSignal("SIGINT"));
     running = await startWebhook(settings, defaultDeps());
   }
-  let stopping = false;
-  const onSignal = (signal: string): void => {
-    if (stopping) {
-      // A second signal means "now" (Knative: os.Exit(1)).
-      process.exit(1);
-    }
-    stopping = true;
-    void running.shutdown().then(
-      () => process.exit(0),
-      (err: unknown) => {
-        console.error(`duckbill: shutdown after ${signal} failed: ${(err as Error).message}`);
-        process.exit(1);
-      },
-    );
-  };
-  process.on("SIGTERM", () => onSignal("SIGTERM"));
-  if (!cluster.isWorker) process.on("SIGINT", () => onSignal("SIGINT"));
+  if (stopping !== undefined) shutdown(running, stopping);
   return new Promise<number>(() => undefined);
 }
 
