@@ -19,6 +19,7 @@ import type { ConfigSnapshot } from "../config/snapshot.js";
 import {
   applyMergePatch,
   createErrorLine,
+  deniedBy,
   goJson,
   infoString,
   LAST_APPLIED_ANNOTATION,
@@ -63,14 +64,20 @@ interface Target {
 
 export type Outcome = "created" | "configured" | "unchanged" | "denied" | "skipped";
 
-/** What happened to one document. */
-export interface CheckResult {
+/** Which document a result is about. */
+export interface DocumentIdentity {
+  /** The manifest file (`STDIN` for stdin), or what the caller named the object's origin. */
   readonly source: string;
+  /** The manifest line; 0 when the object does not come from a manifest. */
   readonly line: number;
   readonly apiVersion: string;
   readonly kind: string;
   readonly namespace: string;
   readonly name: string;
+}
+
+/** What happened to one document. */
+export interface CheckResult extends DocumentIdentity {
   readonly outcome: Outcome;
   /** Set unless skipped. */
   readonly operation?: "CREATE" | "UPDATE";
@@ -102,6 +109,11 @@ export interface CheckOptions {
   readonly old?: ReadonlyMap<string, JsonMap>;
   /** Where AdmissionReviews go; defaults to the server's own code in-process (answerReview). */
   readonly transport?: ReviewTransport;
+  /**
+   * Send every ConfigMap to /config-validation, labelled or not: for ConfigMaps known to be Knative's own (read from
+   * its namespace or a configuration directory), whose labels a configuration directory does not keep.
+   */
+  readonly ignoreConfigMapSelector?: boolean;
 }
 
 /** Sends one AdmissionReview body to a webhook path and returns the HTTP answer. */
@@ -123,15 +135,15 @@ function isKnativeConfigMap(obj: JsonMap): boolean {
   return labels?.["app.kubernetes.io/name"] === "knative-serving" && CONFIG_COMPONENTS.has(String(labels["app.kubernetes.io/component"]));
 }
 
-function targetOf(obj: JsonMap, deps: AdmissionDeps): Target | string {
+function targetOf(obj: JsonMap, opts: CheckOptions): Target | string {
   const apiVersion = String(obj.apiVersion);
   const kind = String(obj.kind);
   const { group, version } = splitApiVersion(apiVersion);
   const gvk = { group, version, kind };
-  const rules = deps.kinds.lookup(gvk);
+  const rules = opts.deps.kinds.lookup(gvk);
   if (rules !== undefined) return { gvk, plural: rules.plural, crd: true };
   if (group === "" && version === "v1" && kind === "ConfigMap") {
-    if (isKnativeConfigMap(obj)) return { gvk, plural: "configmaps", crd: false };
+    if (opts.ignoreConfigMapSelector === true || isKnativeConfigMap(obj)) return { gvk, plural: "configmaps", crd: false };
     return "the config webhook only sees ConfigMaps labelled app.kubernetes.io/name=knative-serving with a Knative component";
   }
   return "not a kind the Knative Serving webhook handles";
@@ -306,46 +318,85 @@ function keptNulls(meta: JsonMap): string[] {
   return Object.keys(meta).filter((k) => meta[k] === null && !DECLARED_TEMPLATE_METADATA.has(k));
 }
 
-/** The object handed to the webhooks and the live object it replaces, for UPDATE. */
-interface Update {
-  readonly current: JsonMap;
-  readonly patch: JsonMap;
-  readonly clientWarnings: readonly string[];
+/** One request as the API server receives it. */
+interface ApiRequest {
+  readonly operation: "CREATE" | "UPDATE";
+  /** The object the request carries; the defaulting patch is applied to it in place. */
+  readonly sent: JsonMap;
+  /** The live object an UPDATE replaces (its oldObject). */
+  readonly current?: JsonMap;
+  readonly clientWarnings?: readonly string[];
+  /** kubectl's error line for a denial. */
+  errorLine(webhook: string, message: string): string;
+}
+
+function resultBase(doc: ManifestDocument, obj: JsonMap): DocumentIdentity {
+  const meta = metadataOf(obj);
+  return {
+    source: doc.source,
+    line: doc.line,
+    apiVersion: String(obj.apiVersion),
+    kind: String(obj.kind),
+    namespace: stringAt(meta, "namespace"),
+    name: stringAt(meta, "name") || stringAt(meta, "generateName"),
+  };
 }
 
 /** Checks one document. Throws only on internal errors (a webhook answering something other than a review). */
 export async function checkDocument(doc: ManifestDocument, opts: CheckOptions): Promise<CheckResult> {
   const obj = withNamespace(doc.object, opts.namespace);
-  const meta = metadataOf(obj);
-  const apiVersion = String(obj.apiVersion);
-  const kind = String(obj.kind);
-  const base = {
-    source: doc.source,
-    line: doc.line,
-    apiVersion,
-    kind,
-    namespace: stringAt(meta, "namespace"),
-    name: stringAt(meta, "name") || stringAt(meta, "generateName"),
-  };
-  const target = targetOf(obj, opts.deps);
+  const base = resultBase(doc, obj);
+  const target = targetOf(obj, opts);
   if (typeof target === "string") return { ...base, outcome: "skipped", warnings: [], note: target };
 
-  const ref = objectRef(target.gvk.group, kind, base.name);
-  const current = opts.old?.get(oldKey(target.gvk.group, kind, base.namespace, stringAt(meta, "name")));
+  const ref = objectRef(target.gvk.group, base.kind, base.name);
+  const current = opts.old?.get(oldKey(target.gvk.group, base.kind, base.namespace, stringAt(metadataOf(obj), "name")));
   // obj is this function's own copy: from here on it is what kubectl sends.
   const modified = setLastApplied(obj);
-  let update: Update | undefined;
-  if (current !== undefined) {
-    const original = lastAppliedOf(current);
-    const clientWarnings = original === undefined ? [missingLastAppliedWarning(target.plural, base.name)] : [];
-    const patch = threeWayMergePatch(original, modified, current);
-    // kubectl sends nothing when the patch is empty.
-    if (Object.keys(patch).length === 0) return { ...base, outcome: "unchanged", operation: "UPDATE", ref, warnings: [], clientWarnings };
-    update = { current, patch, clientWarnings };
+  if (current === undefined) {
+    return throughApiServer(base, target, { operation: "CREATE", sent: modified, errorLine: (webhook, message) => createErrorLine(doc.source, webhook, message) }, opts);
   }
-  const operation = update === undefined ? "CREATE" : "UPDATE";
-  // The defaulting patch is applied to `sent` in place once the review carrying it has been serialized.
-  const sent = update === undefined ? modified : applyMergePatch(update.current, update.patch);
+  const original = lastAppliedOf(current);
+  const clientWarnings = original === undefined ? [missingLastAppliedWarning(target.plural, base.name)] : [];
+  const patch = threeWayMergePatch(original, modified, current);
+  // kubectl sends nothing when the patch is empty.
+  if (Object.keys(patch).length === 0) return { ...base, outcome: "unchanged", operation: "UPDATE", ref, warnings: [], clientWarnings };
+  const info = infoString(target.gvk.group, target.gvk.version, base.kind, target.plural, base.name, base.namespace);
+  return throughApiServer(
+    base,
+    target,
+    {
+      operation: "UPDATE",
+      sent: applyMergePatch(current, patch),
+      current,
+      clientWarnings,
+      errorLine: (webhook, message) => patchErrorLine(doc.source, goJson(patch), info, webhook, message),
+    },
+    opts,
+  );
+}
+
+/**
+ * An UPDATE of the stored object `doc.object` that changes nothing (object = oldObject): what its next update goes
+ * through (a client's that changes another field, or a controller's). The denial line is the webhook's answer as the
+ * API server words it, without kubectl's framing.
+ */
+export async function checkUnchangedUpdate(doc: ManifestDocument, opts: CheckOptions): Promise<CheckResult> {
+  const current = withNamespace(doc.object, opts.namespace);
+  const base = resultBase(doc, current);
+  const target = targetOf(current, opts);
+  if (typeof target === "string") return { ...base, outcome: "skipped", warnings: [], note: target };
+  return throughApiServer(base, target, { operation: "UPDATE", sent: copyOf(current), current, errorLine: deniedBy }, opts);
+}
+
+/**
+ * What the API server does with one request: /defaulting for Knative's kinds and its JSON Patch applied, what it
+ * sets before validating admission, then /resource-validation (or /config-validation for a ConfigMap).
+ */
+async function throughApiServer(base: DocumentIdentity, target: Target, req: ApiRequest, opts: CheckOptions): Promise<CheckResult> {
+  const { operation, sent, current } = req;
+  const ref = objectRef(target.gvk.group, base.kind, base.name);
+  const client = req.clientWarnings === undefined ? {} : { clientWarnings: req.clientWarnings };
   const warnings = new ResponseWarnings();
   const denied = (webhook: string, message: string): CheckResult => ({
     ...base,
@@ -355,17 +406,14 @@ export async function checkDocument(doc: ManifestDocument, opts: CheckOptions): 
     webhook,
     message,
     warnings: warnings.texts(),
-    ...(update === undefined ? {} : { clientWarnings: update.clientWarnings }),
-    error:
-      update === undefined
-        ? createErrorLine(doc.source, webhook, message)
-        : patchErrorLine(doc.source, goJson(update.patch), infoString(target.gvk.group, target.gvk.version, kind, target.plural, base.name, base.namespace), webhook, message),
+    ...client,
+    error: req.errorLine(webhook, message),
   });
 
   let defaulted: JsonMap | undefined;
   let stored: JsonMap;
   if (target.crd) {
-    const { response } = await callWebhook("/defaulting", target, operation, sent, update?.current, opts);
+    const { response } = await callWebhook("/defaulting", target, operation, sent, current, opts);
     for (const w of response.warnings ?? []) warnings.add(w);
     if (!response.allowed) return denied(DEFAULTING_WEBHOOK, response.status?.message ?? "");
     defaulted = applyDefaultingPatch(sent, response);
@@ -373,20 +421,20 @@ export async function checkDocument(doc: ManifestDocument, opts: CheckOptions): 
   } else {
     stored = sent;
   }
-  stored = update === undefined ? prepareForCreate(stored, target.crd) : prepareForUpdate(stored, update.current, target.crd);
+  stored = current === undefined ? prepareForCreate(stored, target.crd) : prepareForUpdate(stored, current, target.crd);
   const path: AdmissionPath = target.crd ? "/resource-validation" : "/config-validation";
-  const { response } = await callWebhook(path, target, operation, stored, update?.current, opts);
+  const { response } = await callWebhook(path, target, operation, stored, current, opts);
   for (const w of response.warnings ?? []) warnings.add(w);
   if (!response.allowed) return denied(target.crd ? VALIDATION_WEBHOOK : CONFIG_WEBHOOK, response.status?.message ?? "");
   const finalName = stringAt(metadataOf(stored), "name");
   return {
     ...base,
     name: finalName,
-    outcome: update === undefined ? "created" : "configured",
+    outcome: current === undefined ? "created" : "configured",
     operation,
-    ref: objectRef(target.gvk.group, kind, finalName),
+    ref: objectRef(target.gvk.group, base.kind, finalName),
     warnings: warnings.texts(),
-    ...(update === undefined ? {} : { clientWarnings: update.clientWarnings }),
+    ...client,
     ...(defaulted === undefined ? {} : { defaulted }),
   };
 }
@@ -407,20 +455,29 @@ export async function readOldObjects(docs: readonly ManifestDocument[], opts: Ch
   const out = new Map<string, JsonMap>();
   for (const doc of docs) {
     const obj = withNamespace(doc.object, opts.namespace);
-    const target = targetOf(obj, opts.deps);
+    const target = targetOf(obj, opts);
     if (typeof target === "string") continue;
     const meta = metadataOf(obj);
     let stored = obj;
     if (stringAt(meta, "creationTimestamp") === "") {
       const r = await checkDocument(doc, { ...opts, old: undefined });
       if (r.outcome === "denied") throw new ManifestError(doc.source, doc.line, 1, `the --old object would be denied when created:\n${r.error ?? ""}`);
-      stored = prepareForCreate(r.defaulted ?? withLastApplied(obj), target.crd);
-      const storedMeta = metadataOf(stored);
-      if (storedMeta !== undefined) storedMeta.resourceVersion = "1";
+      stored = storedObject(r.defaulted ?? withLastApplied(obj), target.crd);
     }
     out.set(oldKey(target.gvk.group, String(obj.kind), stringAt(metadataOf(stored), "namespace"), stringAt(metadataOf(stored), "name")), stored);
   }
   return out;
+}
+
+/**
+ * What the API server stores for an allowed CREATE of `created` (for a Knative kind, the defaulted object of the
+ * check's result), as `kubectl get -o yaml` would then show it: uid, creationTimestamp, generation, resourceVersion.
+ */
+export function storedObject(created: JsonMap, crd = true): JsonMap {
+  const stored = prepareForCreate(created, crd);
+  const meta = metadataOf(stored);
+  if (meta !== undefined) meta.resourceVersion = "1";
+  return stored;
 }
 
 /** What `--print-defaulted` shows: the object after the mutating webhook, without kubectl's bookkeeping. */

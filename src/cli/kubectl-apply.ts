@@ -228,7 +228,8 @@ export function patchErrorLine(source: string, patch: string, info: string, webh
   return `Error from server (BadRequest): error when applying patch:\n${patch}\nto:\n${info}\nfor: ${quoted}: error when patching ${quoted}: ${deniedBy(webhook, message)}`;
 }
 
-function deniedBy(webhook: string, message: string): string {
+/** The API server's words for a webhook denial (admission ToStatusErr), as every error line ends. */
+export function deniedBy(webhook: string, message: string): string {
   const by = `admission webhook ${goQuote(webhook)} denied the request`;
   return message === "" ? `${by} without explanation` : `${by}: ${message}`;
 }
