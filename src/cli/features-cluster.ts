@@ -1,10 +1,10 @@
 /**
- * `duckbill features --kubeconfig`: reads the admission ConfigMaps and the live Services and Configurations of a
- * cluster with @kubernetes/client-node. features-command.ts imports this module on demand, so client-node (kept
- * external by scripts/bundle.mjs) is loaded only when a cluster is asked for. Every function here only talks to
+ * `duckbill features --kubeconfig` and `duckbill upgrade-check --kubeconfig`: read Knative's ConfigMaps and the live
+ * Knative objects of a cluster with @kubernetes/client-node. The commands import this module on demand, so
+ * client-node (kept external by scripts/bundle.mjs) is loaded only when a cluster is asked for. Every function here only talks to
  * the API server; failures are thrown as Errors whose message names what was being read and the API's answer.
  */
-import { CoreV1Api, CustomObjectsApi, type KubeConfig } from "@kubernetes/client-node";
+import { CoreV1Api, CustomObjectsApi, type KubeConfig, type V1ConfigMap } from "@kubernetes/client-node";
 import { knativeVersionSetting, PROFILES, type KnativeProfile } from "../config/profile.js";
 import { ADMISSION_CONFIGMAPS, snapshotFrom, type ConfigSnapshot } from "../config/snapshot.js";
 import { describeApiError, statusCodeOf } from "../kube/api-request.js";
@@ -18,11 +18,19 @@ export const LIST_PAGE_SIZE = 500;
 const SERVING_GROUP = "serving.knative.dev";
 const SERVING_VERSION = "v1";
 
-/** The kinds `features impact --kubeconfig` reads, with their resource names. */
-export const LIVE_KINDS = [
-  { kind: "Service", plural: "services" },
-  { kind: "Configuration", plural: "configurations" },
-] as const;
+/** A kind of custom object to list. */
+export interface LiveKind {
+  readonly group: string;
+  readonly version: string;
+  readonly kind: string;
+  readonly plural: string;
+}
+
+/** The kinds `features impact --kubeconfig` reads. */
+export const LIVE_KINDS: readonly LiveKind[] = [
+  { group: SERVING_GROUP, version: SERVING_VERSION, kind: "Service", plural: "services" },
+  { group: SERVING_GROUP, version: SERVING_VERSION, kind: "Configuration", plural: "configurations" },
+];
 
 /** Credentials from the `--kubeconfig` file only (no fallback to $KUBECONFIG or in-cluster). */
 export function connect(kubeconfig: string): LoadedKubeConfig {
@@ -30,22 +38,36 @@ export function connect(kubeconfig: string): LoadedKubeConfig {
 }
 
 /**
- * config-features, config-defaults and config-autoscaler from `namespace`. A ConfigMap that does not exist means
- * Knative's defaults for it, as in the webhook; any other failure is thrown.
+ * The ConfigMaps `names` of `namespace` that exist, as the API returns them (with metadata). A ConfigMap that does
+ * not exist is left out (Knative's defaults for it, as in the webhook); any other failure is thrown.
  */
-export async function readAdmissionConfig(kc: KubeConfig, namespace: string, profile?: KnativeProfile): Promise<ConfigSnapshot> {
+export async function readConfigMaps(kc: KubeConfig, namespace: string, names: readonly string[]): Promise<Map<string, V1ConfigMap>> {
   const api = kc.makeApiClient(CoreV1Api);
-  const configs: Record<string, Record<string, string>> = {};
-  for (const name of ADMISSION_CONFIGMAPS) {
+  const out = new Map<string, V1ConfigMap>();
+  for (const name of names) {
     try {
-      const cm = await api.readNamespacedConfigMap({ name, namespace });
-      configs[name] = cm.data ?? {};
+      out.set(name, await api.readNamespacedConfigMap({ name, namespace }));
     } catch (e) {
       if (statusCodeOf(e) === 404) continue;
       throw new Error(`reading ConfigMap ${namespace}/${name}: ${describeApiError(e)}`);
     }
   }
-  return snapshotFrom(configs, `cluster:${namespace}`, profile);
+  return out;
+}
+
+/** The data of each ConfigMap, as snapshotFrom takes it. */
+export function configMapData(configMaps: ReadonlyMap<string, V1ConfigMap>): Record<string, Record<string, string>> {
+  const out: Record<string, Record<string, string>> = {};
+  for (const [name, cm] of configMaps) out[name] = cm.data ?? {};
+  return out;
+}
+
+/**
+ * config-features, config-defaults and config-autoscaler from `namespace`. A ConfigMap that does not exist means
+ * Knative's defaults for it, as in the webhook; any other failure is thrown.
+ */
+export async function readAdmissionConfig(kc: KubeConfig, namespace: string, profile?: KnativeProfile): Promise<ConfigSnapshot> {
+  return snapshotFrom(configMapData(await readConfigMaps(kc, namespace, ADMISSION_CONFIGMAPS)), `cluster:${namespace}`, profile);
 }
 
 /**
@@ -67,26 +89,34 @@ export async function clusterProfile(kc: KubeConfig, namespace: string, flag: st
 }
 
 /**
- * Every serving.knative.dev/v1 Service and Configuration, in all namespaces or only in `namespace`, listed in pages
- * of `pageSize` with `continue`. List items carry no apiVersion/kind: they are set on each object.
+ * Every object of `kinds` (default: Services and Configurations), in all namespaces or only in `namespace`, listed
+ * in pages of `pageSize` with `continue`. List items carry no apiVersion/kind: they are set on each object. With
+ * `skipMissing`, a kind the cluster does not serve (404: its CRD is not installed) is left out.
  */
-export async function listServingObjects(kc: KubeConfig, namespace: string | undefined, pageSize = LIST_PAGE_SIZE): Promise<Record<string, unknown>[]> {
+export async function listServingObjects(
+  kc: KubeConfig,
+  namespace: string | undefined,
+  pageSize = LIST_PAGE_SIZE,
+  kinds: readonly LiveKind[] = LIVE_KINDS,
+  skipMissing = false,
+): Promise<Record<string, unknown>[]> {
   const api = kc.makeApiClient(CustomObjectsApi);
   const out: Record<string, unknown>[] = [];
-  for (const { kind, plural } of LIVE_KINDS) {
+  for (const { group, version, kind, plural } of kinds) {
     let cont: string | undefined;
     do {
-      const common = { group: SERVING_GROUP, version: SERVING_VERSION, plural, limit: pageSize, _continue: cont };
+      const common = { group, version, plural, limit: pageSize, _continue: cont };
       let page: { items?: unknown; metadata?: { continue?: unknown } };
       try {
         page = (namespace === undefined
           ? await api.listCustomObjectForAllNamespaces(common)
           : await api.listNamespacedCustomObject({ ...common, namespace })) as typeof page;
       } catch (e) {
-        throw new Error(`listing ${plural}.${SERVING_GROUP} ${namespace === undefined ? "in all namespaces" : `in namespace ${namespace}`}: ${describeApiError(e)}`);
+        if (skipMissing && statusCodeOf(e) === 404) break;
+        throw new Error(`listing ${plural}.${group} ${namespace === undefined ? "in all namespaces" : `in namespace ${namespace}`}: ${describeApiError(e)}`);
       }
       for (const item of Array.isArray(page.items) ? (page.items as unknown[]) : []) {
-        if (typeof item === "object" && item !== null && !Array.isArray(item)) out.push({ ...(item as Record<string, unknown>), apiVersion: `${SERVING_GROUP}/${SERVING_VERSION}`, kind });
+        if (typeof item === "object" && item !== null && !Array.isArray(item)) out.push({ ...(item as Record<string, unknown>), apiVersion: `${group}/${version}`, kind });
       }
       const next = page.metadata?.continue;
       cont = typeof next === "string" && next !== "" ? next : undefined;

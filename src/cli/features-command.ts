@@ -15,8 +15,9 @@ import type { Flag } from "../config/types.js";
 import { featureGate, featureGatesOf, gatedFieldsUsed, gatesForFieldPath, neverAllowedField, normalizeFieldPath, podSpecOf, type FeatureGate } from "../serving/feature-gates.js";
 import { checkDocuments, DEFAULT_USER, readOldObjects, type CheckResult } from "./check.js";
 import { defaultDeps } from "./deps.js";
-import { loadConfig, PROCESS_IO, UsageError, type CliIO } from "./io.js";
-import { lastAppliedOf } from "./kubectl-apply.js";
+import { ClusterError, clusterCall, loadConfig, PROCESS_IO, UsageError, type CliIO } from "./io.js";
+import { deniedBy } from "./kubectl-apply.js";
+import { controlledByService, liveName, nextApplyOf } from "./live-objects.js";
 import { expandManifestPaths, ManifestError, readManifests, type ManifestDocument } from "./manifests.js";
 
 export const FEATURES_USAGE = `Usage:
@@ -267,7 +268,7 @@ async function runImpact(argv: string[], io: CliIO, deps: AdmissionDeps | undefi
     entries.push({
       where: kubeconfig === undefined ? whereInFile(b) : `${b.kind} ${b.source}`,
       // kubectl's error line for a patch carries the whole patch and object: for live objects, the webhook's answer.
-      denial: kubeconfig === undefined ? (a.error ?? "") : `admission webhook "${a.webhook ?? ""}" denied the request: ${a.message ?? ""}`,
+      denial: kubeconfig === undefined ? (a.error ?? "") : deniedBy(a.webhook ?? "", a.message ?? ""),
       before: b,
       after: a,
       uses: usesOf(b, (docs[i] as ManifestDocument).object, gate.key),
@@ -277,59 +278,6 @@ async function runImpact(argv: string[], io: CliIO, deps: AdmissionDeps | undefi
   const state = stateOf(config, gate);
   io.write(output === "json" ? impactJson(gate, state, entries) : formatImpact(gate, state, entries, entries.length));
   return entries.some((e) => isAllowed(e.before) && e.after.outcome === "denied") ? 1 : 0;
-}
-
-function metadataOf(obj: Record<string, unknown>): Record<string, unknown> {
-  const m = obj.metadata;
-  return typeof m === "object" && m !== null && !Array.isArray(m) ? (m as Record<string, unknown>) : {};
-}
-
-/** `<namespace>/<name>` of a live object. */
-function liveName(obj: Record<string, unknown>): string {
-  const meta = metadataOf(obj);
-  return `${String(meta.namespace ?? "")}/${String(meta.name ?? "")}`;
-}
-
-/**
- * A Configuration a Service controls has the Service's spec, and only the Serving controller updates it, after
- * the Service's own update (which is checked, and denied first): it is left out so each workload is counted once.
- */
-function controlledByService(obj: Record<string, unknown>): boolean {
-  if (obj.kind !== "Configuration") return false;
-  const refs = metadataOf(obj).ownerReferences;
-  if (!Array.isArray(refs)) return false;
-  return refs.some((r: unknown) => {
-    const ref = r as { apiVersion?: unknown; kind?: unknown; controller?: unknown } | null;
-    return ref?.kind === "Service" && typeof ref.apiVersion === "string" && ref.apiVersion.startsWith("serving.knative.dev/") && ref.controller === true;
-  });
-}
-
-/** What the API server sets on an object; a manifest never carries it. */
-const SERVER_SET_METADATA = ["uid", "resourceVersion", "managedFields", "creationTimestamp", "generation", "selfLink", "deletionTimestamp", "deletionGracePeriodSeconds"];
-
-/**
- * The manifest the live object's next `kubectl apply` would send; it is checked as an UPDATE of the live object,
- * which is passed as the old object (as `check --old` does). That is its own last-applied-configuration when it
- * has one: what its owner applied, and applying it again goes through kubectl's three-way merge against the live
- * object, then /defaulting and /resource-validation as an UPDATE with the live object as oldObject, which is
- * exactly the request the webhook would judge. Checking the live object as a CREATE instead would answer another
- * question: it carries what defaulting and the server added, and the webhook treats some things differently on
- * UPDATE (the creator annotation, the revision name, what changed). Objects made without client-side apply (kn,
- * server-side apply, controllers) have no last-applied-configuration: for them the manifest is the live object
- * without what the server sets (the metadata above, and status), a re-apply of `kubectl get -o yaml`, which
- * changes no field of the spec and is still validated in full.
- */
-export function nextApplyOf(live: Record<string, unknown>): Record<string, unknown> {
-  const applied = lastAppliedOf(live);
-  if (applied !== undefined) {
-    // kubectl records the namespace it applied to; should it be missing, the object's own is the one meant.
-    const meta = metadataOf(applied);
-    return meta.namespace === undefined || meta.namespace === "" ? { ...applied, metadata: { ...meta, namespace: metadataOf(live).namespace } } : applied;
-  }
-  const { status: _status, ...rest } = live;
-  const meta: Record<string, unknown> = { ...metadataOf(live) };
-  for (const k of SERVER_SET_METADATA) delete meta[k];
-  return { ...rest, metadata: meta };
 }
 
 type OptionSpec = NonNullable<Parameters<typeof parseArgs>[0]>["options"];
@@ -361,22 +309,6 @@ function kubeconfigOf(values: Record<string, unknown>): string | undefined {
 function systemNamespace(): string {
   const ns = process.env.SYSTEM_NAMESPACE;
   return ns === undefined || ns === "" ? "knative-serving" : ns;
-}
-
-/** A failure reading the cluster (credentials, API errors): exit 2 with its message. */
-class ClusterError extends Error {}
-
-/** Runs one ./features-cluster.js call, turning its failures into ClusterError. */
-function clusterCall<T>(fn: () => T): T {
-  const wrap = (e: unknown): never => {
-    throw new ClusterError(e instanceof Error ? e.message : String(e));
-  };
-  try {
-    const r = fn();
-    return (r instanceof Promise ? r.catch(wrap) : r) as T;
-  } catch (e) {
-    return wrap(e);
-  }
 }
 
 /** The configuration for the list and explain: `--config-dir`, the cluster with `--kubeconfig`, or Knative's defaults. */

@@ -22,6 +22,22 @@ export const PROCESS_IO: CliIO = {
 /** A mistake in how a command was called: exit 2 with the message. */
 export class UsageError extends Error {}
 
+/** A failure reading the cluster (credentials, API errors): exit 2 with its message. */
+export class ClusterError extends Error {}
+
+/** Runs one call of ./features-cluster.js, turning its failures into ClusterError. */
+export function clusterCall<T>(fn: () => T): T {
+  const wrap = (e: unknown): never => {
+    throw new ClusterError(e instanceof Error ? e.message : String(e));
+  };
+  try {
+    const r = fn();
+    return (r instanceof Promise ? r.catch(wrap) : r) as T;
+  } catch (e) {
+    return wrap(e);
+  }
+}
+
 /**
  * Loads `--config-dir` (or Knative's defaults), for the commands that answer without a server, as the Knative
  * release `--knative-version` (or KNATIVE_VERSION) names.

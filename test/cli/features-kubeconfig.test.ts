@@ -7,22 +7,20 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { checkDocuments } from "../../src/cli/check.js";
 import { listServingObjects, readAdmissionConfig } from "../../src/cli/features-cluster.js";
-import { nextApplyOf, runFeatures } from "../../src/cli/features-command.js";
+import { runFeatures } from "../../src/cli/features-command.js";
+import { nextApplyOf } from "../../src/cli/live-objects.js";
 import { LAST_APPLIED_ANNOTATION } from "../../src/cli/kubectl-apply.js";
-import { defaultDeps } from "../../src/cli/main.js";
 import { snapshotFrom } from "../../src/config/snapshot.js";
 import { runCaptured, type CapturedRun } from "../support/cli-io.js";
 import { BUILTIN_RESOURCES, CONFIGMAPS, configMap, FakeApiServer, type KubeObject, type ResourceType } from "../support/fake-apiserver.js";
+import { storeApplied } from "../support/live-objects.js";
 
 const KSVC: ResourceType = { group: "serving.knative.dev", version: "v1", plural: "services", kind: "Service", namespaced: true };
 const KCONFIG: ResourceType = { group: "serving.knative.dev", version: "v1", plural: "configurations", kind: "Configuration", namespaced: true };
 
 const AFFINITY = "kubernetes.podspec-affinity";
 const AFFINITY_DENIED = "validation failed: must not set the field(s): spec.template.spec.affinity";
-
-const deps = defaultDeps();
 
 let api: FakeApiServer;
 let dir: string;
@@ -63,21 +61,9 @@ const NODE_AFFINITY = {
   },
 };
 
-/**
- * Stores `manifest` as `kubectl apply` would have created it under `features`: through the webhook (defaulted,
- * with kubectl's last-applied annotation), then the fake server adds uid, creationTimestamp, resourceVersion.
- * `lastApplied: false` drops the annotation, as for objects made with kn or server-side apply.
- */
-async function storeLive(rt: ResourceType, manifest: Record<string, unknown>, features: Record<string, string>, lastApplied = true): Promise<KubeObject> {
-  const [r] = await checkDocuments([{ source: "setup.yaml", line: 1, object: manifest }], { deps, config: snapshotFrom({ "config-features": features }, "setup"), namespace: "default", user: "setup" });
-  expect(r?.outcome).toBe("created");
-  const obj = structuredClone(r!.defaulted!) as KubeObject;
-  delete obj.metadata.uid;
-  delete obj.metadata.creationTimestamp;
-  obj.metadata.generation = 1;
-  if (!lastApplied) delete obj.metadata.annotations?.[LAST_APPLIED_ANNOTATION];
-  obj.status = { observedGeneration: 1, conditions: [{ type: "Ready", status: "True" }] };
-  return api.create(rt, obj);
+/** Stores `manifest` as `kubectl apply` would have created it under `features` (storeApplied). */
+function storeLive(rt: ResourceType, manifest: Record<string, unknown>, features: Record<string, string>, lastApplied = true): Promise<KubeObject> {
+  return storeApplied(api, rt, manifest, snapshotFrom({ "config-features": features }, "setup"), lastApplied);
 }
 
 describe("duckbill features --kubeconfig", () => {
