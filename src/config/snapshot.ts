@@ -61,3 +61,9 @@ export function snapshotFrom(
   const { config, errors } = parseAdmissionConfig(data, profile);
   return Object.freeze({ data, source, admission: config, configErrors: errors, profile });
 }
+
+/** The same ConfigMaps as the release `profile` reads them. */
+export function withProfile(snapshot: ConfigSnapshot, profile: KnativeProfile): ConfigSnapshot {
+  if (snapshot.profile === profile) return snapshot;
+  return snapshotFrom(Object.fromEntries(snapshot.data), snapshot.source, profile);
+}
