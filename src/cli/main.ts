@@ -5,7 +5,7 @@ import { defaultSnapshot } from "../config/snapshot.js";
 import type { LogLevel } from "../server/logging.js";
 import { isAdmissionPath } from "../admission/http.js";
 import { defaultDeps } from "./deps.js";
-import { optionsTable, resolveSettings, SERVE_OPTIONS } from "./options.js";
+import { optionsTable, parseArgsOptions, resolveSettings, SERVE_OPTIONS } from "./options.js";
 
 const USAGE = `Usage: duckbill <command> [options]
 
@@ -15,6 +15,8 @@ Commands:
   admit --batch         answer JSON lines {name, path, configs?, contentType?, review} from stdin
   check [-f FILE]...    run manifests through defaulting and validation as the API server would, without a
                         cluster; prints what kubectl apply prints (see "duckbill check --help")
+  upgrade-check         what upgrading Knative (--from 1.17 --to 1.24) changes for manifests or a cluster's
+                        objects and ConfigMaps (see "duckbill upgrade-check --help")
   features              list config-features flags; "features explain <flag|field>", "features impact
                         --disable <flag> -f FILE" (see "duckbill features --help")
   version               print the version
@@ -44,8 +46,7 @@ async function readStdin(): Promise<string> {
 }
 
 async function serve(argv: string[]): Promise<number> {
-  const options = Object.fromEntries(SERVE_OPTIONS.map((o) => [o.flag, { type: "boolean" in o ? ("boolean" as const) : ("string" as const) }]));
-  const { values } = parseArgs({ args: argv, options, strict: true, allowPositionals: false });
+  const { values } = parseArgs({ args: argv, options: parseArgsOptions(SERVE_OPTIONS), strict: true, allowPositionals: false });
   const settings = resolveSettings(values as Record<string, string | boolean | undefined>, process.env);
   const { parseWorkers, reportServing, runPrimary, serveWorkerMetrics } = await import("./workers.js");
   const workers = parseWorkers(settings.workers);
@@ -138,6 +139,8 @@ export async function main(argv: string[]): Promise<number> {
       return (await import("./check.js")).runCheck(rest);
     case "features":
       return (await import("./features-command.js")).runFeatures(rest);
+    case "upgrade-check":
+      return (await import("./upgrade-check.js")).runUpgradeCheck(rest);
     case "version":
     case "--version":
       console.log(version());

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseBool, parseCount, parseDurationMs, parsePort, parseTlsMinVersion, resolveSettings } from "./options.js";
+import { optionsTable, parseBool, parseCount, parseDurationMs, parsePort, parseTlsMinVersion, resolveSettings, settingOf, UPGRADE_CHECK_OPTIONS } from "./options.js";
 
 describe("resolveSettings", () => {
   it("takes a flag over the environment over the default", () => {
@@ -14,6 +14,26 @@ describe("resolveSettings", () => {
 
   it("turns a boolean flag into a string setting", () => {
     expect(resolveSettings({ http2: true }, {}).http2).toBe("true");
+  });
+});
+
+describe("settingOf", () => {
+  it("takes a flag over the option's environment variable over the default", () => {
+    expect(settingOf(UPGRADE_CHECK_OPTIONS, "to", {}, {})).toBe("1.24");
+    expect(settingOf(UPGRADE_CHECK_OPTIONS, "to", {}, { DUCKBILL_UPGRADE_TO: "1.23" })).toBe("1.23");
+    expect(settingOf(UPGRADE_CHECK_OPTIONS, "to", { to: "1.17" }, { DUCKBILL_UPGRADE_TO: "1.23" })).toBe("1.17");
+  });
+
+  it("reads no environment for an option without a variable", () => {
+    expect(settingOf(UPGRADE_CHECK_OPTIONS, "output", {}, { "": "json" })).toBe("text");
+  });
+});
+
+describe("optionsTable", () => {
+  it("shows short flags and options without a variable", () => {
+    const table = optionsTable(UPGRADE_CHECK_OPTIONS);
+    expect(table).toContain("| `-f`, `--filename` | — | (none) | manifests to check");
+    expect(table).toContain("| `--from` | `DUCKBILL_UPGRADE_FROM` | `auto` |");
   });
 });
 

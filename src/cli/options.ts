@@ -1,13 +1,20 @@
 /**
- * Every setting a user can give `duckbill serve`, with its flag, environment variable and default.
- * The README's table and `duckbill help` are generated from this list, and a test keeps them in step.
+ * Every setting a user can give `duckbill serve` (and `duckbill upgrade-check`), with its flag, environment variable
+ * and default. The README's tables and the help texts are generated from these lists, and a test keeps them in step.
  */
+import { KNATIVE_VERSIONS } from "../config/profile.js";
+
 export interface OptionSpec {
   readonly flag: string;
+  /** The environment variable, or "" for a flag without one. */
   readonly env: string;
   readonly default: string;
   readonly description: string;
   readonly boolean?: boolean;
+  /** A one-letter alias (`-f`). */
+  readonly short?: string;
+  /** The flag may be given more than once. */
+  readonly multiple?: boolean;
 }
 
 export const SERVE_OPTIONS = [
@@ -49,23 +56,59 @@ export const SERVE_OPTIONS = [
   { flag: "log-level", env: "LOG_LEVEL", default: "info", description: "fatal, error, warn, info, debug, trace or silent; in a cluster `loglevel.webhook` in config-logging overrides it while set" },
 ] as const satisfies readonly OptionSpec[];
 
+const RELEASES = KNATIVE_VERSIONS.join(", ");
+
+/** `duckbill upgrade-check`'s settings: its `--help` and the README's table are generated from this list. */
+export const UPGRADE_CHECK_OPTIONS = [
+  { flag: "to", env: "DUCKBILL_UPGRADE_TO", default: KNATIVE_VERSIONS[0], description: `the Knative release to upgrade to: ${RELEASES}` },
+  { flag: "from", env: "DUCKBILL_UPGRADE_FROM", default: "auto", description: `the Knative release running now: ${RELEASES}, or auto (the release the cluster runs; needs --kubeconfig)` },
+  { flag: "filename", short: "f", multiple: true, env: "", default: "", description: "manifests to check instead of the cluster's objects: a file, a directory (its .yaml/.yml/.json files) or - for stdin; repeatable" },
+  { flag: "recursive", short: "R", boolean: true, env: "", default: "false", description: "descend into subdirectories of directories given with -f" },
+  { flag: "kubeconfig", env: "", default: "", description: "read the cluster: its Knative ConfigMaps, the release it runs (--from auto) and, without -f, its Services, Configurations, Routes and DomainMappings (credentials from this file only)" },
+  { flag: "namespace", short: "n", env: "", default: "", description: 'manifests: the namespace of objects without one ("default" when empty); cluster: check only the objects of this namespace (all when empty)' },
+  { flag: "system-namespace", env: "SYSTEM_NAMESPACE", default: "knative-serving", description: "the namespace of Knative's ConfigMaps in the cluster" },
+  { flag: "config-dir", env: "", default: "", description: "without --kubeconfig: Knative's ConfigMaps (config-features, config-defaults, config-observability, ...) as for duckbill serve; without it, Knative's defaults" },
+  { flag: "user", env: "", default: "duckbill-check", description: "the requesting user (userInfo.username)" },
+  { flag: "output", short: "o", env: "", default: "text", description: "text (grouped per object, with a summary line) or json" },
+] as const satisfies readonly OptionSpec[];
+
 export type ServeOptionName = (typeof SERVE_OPTIONS)[number]["flag"];
 export type ServeSettings = Record<ServeOptionName, string>;
+
+/** Flag beats environment (when the option has a variable) beats default; an empty value counts as unset. */
+function resolveOne(o: OptionSpec, flag: unknown, env: NodeJS.ProcessEnv): string {
+  const v = typeof flag === "string" || typeof flag === "boolean" ? String(flag) : o.env === "" ? undefined : env[o.env];
+  return v !== undefined && v !== "" ? v : o.default;
+}
 
 /** Flag beats environment beats default. */
 export function resolveSettings(flags: Readonly<Record<string, string | boolean | undefined>>, env: NodeJS.ProcessEnv): ServeSettings {
   const out = {} as ServeSettings;
-  for (const o of SERVE_OPTIONS) {
-    const f = flags[o.flag];
-    const v = f !== undefined ? String(f) : env[o.env];
-    out[o.flag] = v !== undefined && v !== "" ? v : o.default;
-  }
+  for (const o of SERVE_OPTIONS) out[o.flag] = resolveOne(o, flags[o.flag], env);
   return out;
 }
 
-export function optionsTable(): string {
-  const rows = SERVE_OPTIONS.map((o) => `| \`--${o.flag}\` | \`${o.env}\` | ${o.default === "" ? "(none)" : `\`${o.default}\``} | ${o.description} |`);
+/** The settings as a Markdown table (the README's and `--help`'s): `duckbill serve`'s unless others are given. */
+export function optionsTable(options: readonly OptionSpec[] = SERVE_OPTIONS): string {
+  const rows = options.map((o) => {
+    const flag = o.short === undefined ? `\`--${o.flag}\`` : `\`-${o.short}\`, \`--${o.flag}\``;
+    return `| ${flag} | ${o.env === "" ? "—" : `\`${o.env}\``} | ${o.default === "" ? "(none)" : `\`${o.default}\``} | ${o.description} |`;
+  });
   return ["| flag | environment | default | meaning |", "|---|---|---|---|", ...rows].join("\n");
+}
+
+/** node:util parseArgs options for `options`. */
+export function parseArgsOptions(options: readonly OptionSpec[]): Record<string, { type: "string" | "boolean"; short?: string; multiple?: boolean }> {
+  return Object.fromEntries(
+    options.map((o) => [o.flag, { type: o.boolean === true ? ("boolean" as const) : ("string" as const), ...(o.short === undefined ? {} : { short: o.short }), ...(o.multiple === true ? { multiple: true } : {}) }]),
+  );
+}
+
+/** A setting of `options` as resolveSettings resolves those of `serve`. */
+export function settingOf(options: readonly OptionSpec[], flag: string, values: Readonly<Record<string, unknown>>, env: NodeJS.ProcessEnv): string {
+  const o = options.find((x) => x.flag === flag);
+  if (o === undefined) throw new Error(`no option --${flag}`);
+  return resolveOne(o, values[flag], env);
 }
 
 /** Go's time.ParseDuration for the simple forms people write (`45s`, `1m30s`, `500ms`, `0`), in ms. */

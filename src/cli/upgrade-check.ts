@@ -1,0 +1,267 @@
+/**
+ * `duckbill upgrade-check` (issue [12]): what upgrading Knative from one release to another changes for the objects
+ * and ConfigMaps at hand. Every Knative object (from manifests, or listed from a cluster) is answered by the webhook
+ * as both releases, through the same in-process pipeline as `duckbill check`: a create of its manifest, and an
+ * update of the object as stored (old = new), which is what its next update or reconcile goes through. Knative's
+ * ConfigMaps (from the cluster, --config-dir or the manifests) go through /config-validation as both releases, and
+ * their keys are read against both profiles (upgrade-configmaps.ts).
+ */
+import { parseArgs } from "node:util";
+import type { AdmissionDeps } from "../admission/deps.js";
+import { isKnativeVersion, KNATIVE_VERSIONS, knativeProfile, type KnativeProfile } from "../config/profile.js";
+import { ADMISSION_CONFIGMAPS, snapshotFrom, withProfile, type ConfigSnapshot } from "../config/snapshot.js";
+import type { ConfigData } from "../config/types.js";
+import { checkDocument, checkUnchangedUpdate, storedObject, type CheckOptions, type CheckResult, type DocumentIdentity } from "./check.js";
+import { defaultDeps } from "./deps.js";
+import { detectKnativeVersion, profileVersionOf, type DetectKnativeVersion } from "./detect-version.js";
+import { ClusterError, clusterCall, loadConfig, PROCESS_IO, UsageError, type CliIO } from "./io.js";
+import { controlledByService, nextApplyOf } from "./live-objects.js";
+import { expandManifestPaths, ManifestError, readManifests, type ManifestDocument } from "./manifests.js";
+import { optionsTable, parseArgsOptions, settingOf, UPGRADE_CHECK_OPTIONS } from "./options.js";
+import { UpgradeComparer, type Comparison } from "./upgrade-compare.js";
+import { configMapNotes } from "./upgrade-configmaps.js";
+import { breaks, configMapCategory, formatJson, formatText, objectCategory, type ConfigMapReport, type ObjectReport, type SkippedDocument, type UpgradeReport } from "./upgrade-report.js";
+
+export const UPGRADE_CHECK_USAGE = `Usage:
+  duckbill upgrade-check --to 1.24 --from 1.17 [-f FILE|DIR|-]... [FILE...] [-R] [--config-dir DIR] [-o text|json]
+  duckbill upgrade-check --to 1.24 [--from auto] --kubeconfig FILE [-n NS] [-f FILE|DIR|-]... [-o text|json]
+
+Answers every Knative object (the manifests, or the cluster's Services, Configurations, Routes and DomainMappings)
+as the webhook of the release running now (--from) and of the release to upgrade to (--to), and reports per object
+what changes: allowed now and denied after the upgrade (with the new message), denied now and allowed after,
+defaults that change (as a JSON patch), warnings that change, each with the profile field that causes it. Each
+object is checked as a create of its manifest and as the next update of the object as stored. Knative's ConfigMaps
+(from the cluster, --config-dir or the manifests) are checked by /config-validation of both releases, with the
+keys the upgrade makes ignored, read or read differently.
+
+--from auto (the default) is the release the cluster runs and needs --kubeconfig; manifests alone need --from.
+Exit code: 0 nothing breaks, 1 something breaks (an object or a ConfigMap allowed now and denied after the
+upgrade), 2 usage errors, unreadable manifests, or a cluster that cannot be read.
+
+`;
+
+/** The one seam: how `--from auto` learns the cluster's release (src/kube's detector, passed in). */
+export interface UpgradeCheckDeps {
+  readonly detectKnativeVersion: DetectKnativeVersion;
+}
+
+const DEFAULT_DEPS: UpgradeCheckDeps = { detectKnativeVersion };
+
+/** The kinds listed from a cluster: what users create. Revisions are immutable (on UPDATE only that is checked). */
+const CLUSTER_KINDS = [
+  { group: "serving.knative.dev", version: "v1", kind: "Service", plural: "services" },
+  { group: "serving.knative.dev", version: "v1", kind: "Configuration", plural: "configurations" },
+  { group: "serving.knative.dev", version: "v1", kind: "Route", plural: "routes" },
+  { group: "serving.knative.dev", version: "v1beta1", kind: "DomainMapping", plural: "domainmappings" },
+] as const;
+
+const RELEASES = KNATIVE_VERSIONS.join(", ");
+
+function sameRelease(version: string): string {
+  return `--from and --to are the same release (${version}): nothing changes`;
+}
+
+interface Args {
+  readonly help: boolean;
+  readonly to: KnativeProfile;
+  /** A release, or "auto". */
+  readonly from: string;
+  readonly files: readonly string[];
+  readonly recursive: boolean;
+  readonly kubeconfig?: string;
+  readonly namespace?: string;
+  readonly systemNamespace: string;
+  readonly configDir?: string;
+  readonly user: string;
+  readonly output: "text" | "json";
+}
+
+function parseUpgradeArgs(argv: string[], env: NodeJS.ProcessEnv): Args {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, allowPositionals: true, strict: true, options: { ...parseArgsOptions(UPGRADE_CHECK_OPTIONS), help: { type: "boolean", short: "h" } } });
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+  const v = parsed.values as Record<string, unknown>;
+  const setting = (flag: string): string => settingOf(UPGRADE_CHECK_OPTIONS, flag, v, env);
+  const help = v.help === true;
+  const files = [...((v.filename as string[] | undefined) ?? []), ...parsed.positionals];
+  const kubeconfig = v.kubeconfig as string | undefined;
+  const configDir = setting("config-dir");
+  const output = setting("output");
+  const from = setting("from");
+  let to: KnativeProfile;
+  try {
+    to = knativeProfile(setting("to"));
+  } catch {
+    throw new UsageError(`--to must be one of ${RELEASES}, got "${setting("to")}"`);
+  }
+  if (!help) {
+    if (kubeconfig === "") throw new UsageError("--kubeconfig needs a file");
+    if (kubeconfig !== undefined && configDir !== "") throw new UsageError("--kubeconfig and --config-dir are alternatives: give one of them");
+    if (kubeconfig === undefined && files.length === 0) throw new UsageError("upgrade-check needs manifests (-f FILE|DIR|- or files as arguments) or --kubeconfig FILE for the cluster's objects");
+    if (from === "auto" && kubeconfig === undefined) throw new UsageError(`--from auto is the release the cluster runs and needs --kubeconfig; for manifests, name the release running now (--from ${RELEASES})`);
+    if (from !== "auto" && !isKnativeVersion(from)) throw new UsageError(`--from must be auto or one of ${RELEASES}, got "${from}"`);
+    if (from === to.version) throw new UsageError(sameRelease(from));
+    if (output !== "text" && output !== "json") throw new UsageError(`--output must be text or json, got "${output}"`);
+  }
+  const namespace = setting("namespace");
+  return {
+    help,
+    to,
+    from,
+    files,
+    recursive: v.recursive === true,
+    ...(kubeconfig === undefined ? {} : { kubeconfig }),
+    ...(namespace === "" ? {} : { namespace }),
+    systemNamespace: setting("system-namespace"),
+    ...(configDir === "" ? {} : { configDir }),
+    user: setting("user"),
+    output: output as "text" | "json",
+  };
+}
+
+/** A ConfigMap document as /config-validation sees it: what matters is its name, annotations and data. */
+function configMapDocument(source: string, namespace: string, name: string, data: ConfigData, annotations: Readonly<Record<string, string>> = {}): ManifestDocument {
+  return { source, line: 0, object: { apiVersion: "v1", kind: "ConfigMap", metadata: { name, namespace, annotations: { ...annotations } }, data: { ...data } } };
+}
+
+/** Where the objects, the configuration and the ConfigMaps come from. */
+interface Inputs {
+  readonly fromVersion: string;
+  readonly fromSource: "given" | "cluster";
+  readonly config: ConfigSnapshot;
+  /** Documents to check: manifests, or live objects. */
+  readonly documents: readonly ManifestDocument[];
+  readonly live: boolean;
+  /** Knative's ConfigMaps as configuration (cluster or --config-dir), checked whatever their labels. */
+  readonly configMaps: readonly ManifestDocument[];
+}
+
+async function readInputs(args: Args, deps: UpgradeCheckDeps, admission: AdmissionDeps, io: CliIO): Promise<Inputs> {
+  const manifests = args.files.length === 0 ? undefined : await readManifests(await expandManifestPaths(args.files, args.recursive), io.readStdin);
+  const names = [...new Set([...ADMISSION_CONFIGMAPS, ...admission.configMaps.names()])];
+  if (args.kubeconfig === undefined) {
+    const fromProfile = knativeProfile(args.from);
+    const config = await loadConfig(args.configDir, fromProfile.version);
+    const configMaps = names.filter((n) => config.data.has(n)).map((n) => configMapDocument(config.source, args.systemNamespace, n, config.data.get(n) ?? {}));
+    return { fromVersion: fromProfile.version, fromSource: "given", config, documents: manifests ?? [], live: false, configMaps };
+  }
+  const kubeconfig = args.kubeconfig;
+  const cluster = await import("./features-cluster.js");
+  const { kubeConfig } = clusterCall(() => cluster.connect(kubeconfig));
+  let fromVersion = args.from;
+  if (fromVersion === "auto") {
+    fromVersion = await clusterCall(async () => profileVersionOf(await deps.detectKnativeVersion(kubeConfig)));
+    if (fromVersion === args.to.version) throw new UsageError(`the cluster runs Knative ${fromVersion}; ${sameRelease(fromVersion)}`);
+  }
+  const live = await clusterCall(() => cluster.readConfigMaps(kubeConfig, args.systemNamespace, names));
+  const source = `cluster:${args.systemNamespace}`;
+  const config = snapshotFrom(cluster.configMapData(live), source, knativeProfile(fromVersion));
+  const configMaps = [...live].map(([name, cm]) => configMapDocument(source, args.systemNamespace, name, cm.data ?? {}, cm.metadata?.annotations));
+  if (manifests !== undefined) return { fromVersion, fromSource: args.from === "auto" ? "cluster" : "given", config, documents: manifests, live: false, configMaps };
+  const objects = (await clusterCall(() => cluster.listServingObjects(kubeConfig, args.namespace, undefined, CLUSTER_KINDS, true))).filter((o) => !controlledByService(o));
+  return { fromVersion, fromSource: args.from === "auto" ? "cluster" : "given", config, documents: objects.map((object) => ({ source: "cluster", line: 0, object })), live: true, configMaps };
+}
+
+function identityOf(r: CheckResult): DocumentIdentity {
+  return { source: r.source, line: r.line, apiVersion: r.apiVersion, kind: r.kind, namespace: r.namespace, name: r.name };
+}
+
+function isConfigMap(doc: ManifestDocument): boolean {
+  return doc.object.apiVersion === "v1" && doc.object.kind === "ConfigMap";
+}
+
+function dataOf(doc: ManifestDocument): ConfigData {
+  const d = doc.object.data;
+  if (typeof d !== "object" || d === null || Array.isArray(d)) return {};
+  return Object.fromEntries(Object.entries(d as Record<string, unknown>).filter(([, v]) => typeof v === "string")) as ConfigData;
+}
+
+/** Runs the comparisons and gathers the report. */
+async function buildReport(args: Args, inputs: Inputs, admission: AdmissionDeps): Promise<UpgradeReport> {
+  const from = inputs.config;
+  const to = withProfile(from, args.to);
+  const comparer = new UpgradeComparer(from, to);
+  const base = { deps: admission, namespace: args.namespace ?? "default", user: args.user };
+  const opts = (config: ConfigSnapshot, extra: Partial<CheckOptions> = {}): CheckOptions => ({ ...base, config, ...extra });
+  const objects: ObjectReport[] = [];
+  const configMaps: ConfigMapReport[] = [];
+  const skipped: SkippedDocument[] = [];
+
+  const addConfigMap = async (doc: ManifestDocument, extra: Partial<CheckOptions>): Promise<void> => {
+    const { from: r, comparison } = await comparer.compare("validation", (config) => checkDocument(doc, opts(config, extra)));
+    if (comparison === undefined) {
+      skipped.push({ ...identityOf(r), note: r.note ?? "" });
+      return;
+    }
+    const notes = configMapNotes(r.name, dataOf(doc), from.profile, to.profile);
+    configMaps.push({ ...identityOf(r), category: configMapCategory(comparison, notes), validation: comparison, notes });
+  };
+
+  for (const doc of inputs.configMaps) await addConfigMap(doc, { ignoreConfigMapSelector: true });
+  for (const doc of inputs.documents) {
+    if (isConfigMap(doc)) {
+      await addConfigMap(doc, {});
+      continue;
+    }
+    // A live object is created from the manifest its owner applies; a manifest is applied as it is.
+    const manifest = inputs.live ? { ...doc, object: nextApplyOf(doc.object) } : doc;
+    const create = await comparer.compare("create", (config) => checkDocument(manifest, opts(config)));
+    if (create.comparison === undefined) {
+      skipped.push({ ...identityOf(create.from), note: create.from.note ?? "" });
+      continue;
+    }
+    const checks: Comparison[] = [create.comparison];
+    // The stored object: the live one, or what the older release stores for the manifest (when it allows it).
+    const stored = inputs.live ? doc.object : create.from.defaulted === undefined ? undefined : storedObject(create.from.defaulted);
+    if (stored !== undefined) {
+      const update = await comparer.compare("update", (config) => checkUnchangedUpdate({ ...doc, object: stored }, opts(config)));
+      if (update.comparison !== undefined) checks.push(update.comparison);
+    }
+    objects.push({ ...identityOf(create.from), category: objectCategory(checks), checks });
+  }
+  return {
+    from: inputs.fromVersion,
+    to: args.to.version,
+    fromSource: inputs.fromSource,
+    objectsFrom: inputs.live ? "cluster" : "manifests",
+    configuration: from.source,
+    objects,
+    configMaps,
+    skipped,
+  };
+}
+
+/** `duckbill upgrade-check`: returns the exit code. */
+export async function runUpgradeCheck(argv: string[], io: CliIO = PROCESS_IO, deps: UpgradeCheckDeps = DEFAULT_DEPS, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  try {
+    const args = parseUpgradeArgs(argv, env);
+    if (args.help) {
+      io.write(UPGRADE_CHECK_USAGE + optionsTable(UPGRADE_CHECK_OPTIONS) + "\n");
+      return 0;
+    }
+    const admission = defaultDeps();
+    const inputs = await readInputs(args, deps, admission, io);
+    const report = await buildReport(args, inputs, admission);
+    if (args.output === "json") {
+      io.write(formatJson(report));
+    } else {
+      const { stdout, stderr } = formatText(report);
+      io.write(stdout);
+      if (stderr !== "") io.error(stderr);
+    }
+    return breaks(report) ? 1 : 0;
+  } catch (e) {
+    if (e instanceof UsageError) {
+      io.error(`duckbill upgrade-check: ${e.message}\nRun "duckbill upgrade-check --help" for usage.\n`);
+      return 2;
+    }
+    if (e instanceof ManifestError || e instanceof ClusterError) {
+      io.error(`duckbill upgrade-check: ${e.message}\n`);
+      return 2;
+    }
+    throw e;
+  }
+}
