@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { optionsTable, SERVE_OPTIONS } from "../../src/cli/options.js";
+import { optionsTable, SERVE_OPTIONS, UPGRADE_CHECK_OPTIONS } from "../../src/cli/options.js";
 
 const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
 
@@ -11,6 +11,10 @@ describe("README", () => {
       expect(readme).toContain(`--${o.flag}`);
       expect(readme).toContain(o.env);
     }
+  });
+
+  it("documents every upgrade-check flag, as `duckbill upgrade-check --help` prints them", () => {
+    expect(readme).toContain(optionsTable(UPGRADE_CHECK_OPTIONS));
   });
 
   it("shows the one command that runs the webhook and the one that runs the tests", () => {
