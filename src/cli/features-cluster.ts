@@ -10,7 +10,7 @@ import { ADMISSION_CONFIGMAPS, snapshotFrom, type ConfigSnapshot } from "../conf
 import { describeApiError, statusCodeOf } from "../kube/api-request.js";
 import { loadKubeConfig, type LoadedKubeConfig } from "../kube/client.js";
 import { createKubeApi } from "../kube/json-api.js";
-import { detectKnativeRelease } from "../kube/knative-release.js";
+import { detectKnativeRelease, type DetectedRelease } from "../kube/knative-release.js";
 
 /** kubectl's default --chunk-size. */
 export const LIST_PAGE_SIZE = 500;
@@ -77,12 +77,17 @@ export async function readAdmissionConfig(kc: KubeConfig, namespace: string, pro
 export async function clusterProfile(kc: KubeConfig, namespace: string, flag: string | undefined): Promise<{ profile: KnativeProfile; note?: string }> {
   const setting = knativeVersionSetting(flag);
   if (setting !== "auto") return { profile: PROFILES[setting] };
+  const d = await detectRelease(kc, namespace);
+  const where = d.source === "crd" ? "the Serving CRDs' label" : d.source === "namespace" ? `the ${namespace} namespace's label` : "no release label found in the cluster";
+  const nearest = d.exact ? "" : ` (${d.release ?? "?"} has no profile of its own; the nearest)`;
+  return { profile: d.profile, note: `answering as Knative ${d.profile.version}${nearest}: ${d.release === undefined ? where : `${d.release}, from ${where}`}; pin one with --knative-version` };
+}
+
+/** The release the cluster runs, as `--knative-version auto` reads it (src/kube/knative-release.ts), read once. */
+export async function detectRelease(kc: KubeConfig, namespace: string): Promise<DetectedRelease> {
   const api = createKubeApi(kc);
   try {
-    const d = await detectKnativeRelease(api, namespace, AbortSignal.timeout(30_000));
-    const where = d.source === "crd" ? "the Serving CRDs' label" : d.source === "namespace" ? `the ${namespace} namespace's label` : "no release label found in the cluster";
-    const nearest = d.exact ? "" : ` (${d.release ?? "?"} has no profile of its own; the nearest)`;
-    return { profile: d.profile, note: `answering as Knative ${d.profile.version}${nearest}: ${d.release === undefined ? where : `${d.release}, from ${where}`}; pin one with --knative-version` };
+    return await detectKnativeRelease(api, namespace, AbortSignal.timeout(30_000));
   } finally {
     api.close();
   }

@@ -8,7 +8,7 @@
  */
 import { parseArgs } from "node:util";
 import type { AdmissionDeps } from "../admission/deps.js";
-import { isKnativeVersion, KNATIVE_VERSIONS, knativeProfile, type KnativeProfile } from "../config/profile.js";
+import { isKnativeVersion, KNATIVE_VERSIONS, knativeProfile, PROFILES, type KnativeProfile } from "../config/profile.js";
 import { ADMISSION_CONFIGMAPS, snapshotFrom, withProfile, type ConfigSnapshot } from "../config/snapshot.js";
 import type { ConfigData } from "../config/types.js";
 import { checkDocument, checkUnchangedUpdate, storedObject, type CheckOptions, type CheckResult, type DocumentIdentity } from "./check.js";
@@ -91,12 +91,9 @@ function parseUpgradeArgs(argv: string[], env: NodeJS.ProcessEnv): Args {
   const configDir = setting("config-dir");
   const output = setting("output");
   const from = setting("from");
-  let to: KnativeProfile;
-  try {
-    to = knativeProfile(setting("to"));
-  } catch {
-    throw new UsageError(`--to must be one of ${RELEASES}, got "${setting("to")}"`);
-  }
+  const toVersion = setting("to");
+  if (!isKnativeVersion(toVersion)) throw new UsageError(`--to must be one of ${RELEASES}, got "${toVersion}"`);
+  const to = PROFILES[toVersion];
   if (!help) {
     if (kubeconfig === "") throw new UsageError("--kubeconfig needs a file");
     if (kubeconfig !== undefined && configDir !== "") throw new UsageError("--kubeconfig and --config-dir are alternatives: give one of them");
@@ -153,7 +150,7 @@ async function readInputs(args: Args, deps: UpgradeCheckDeps, admission: Admissi
   const { kubeConfig } = clusterCall(() => cluster.connect(kubeconfig));
   let fromVersion = args.from;
   if (fromVersion === "auto") {
-    fromVersion = await clusterCall(async () => profileVersionOf(await deps.detectKnativeVersion(kubeConfig)));
+    fromVersion = await clusterCall(async () => profileVersionOf(await deps.detectKnativeVersion(kubeConfig, args.systemNamespace)));
     if (fromVersion === args.to.version) throw new UsageError(`the cluster runs Knative ${fromVersion}; ${sameRelease(fromVersion)}`);
   }
   const live = await clusterCall(() => cluster.readConfigMaps(kubeConfig, args.systemNamespace, names));

@@ -7,14 +7,14 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { CliIO } from "../../src/cli/io.js";
 import { detectKnativeVersion } from "../../src/cli/detect-version.js";
 import { runUpgradeCheck, type UpgradeCheckDeps } from "../../src/cli/upgrade-check.js";
 import type { Summary, UpgradeReport } from "../../src/cli/upgrade-report.js";
 import { PROFILES } from "../../src/config/profile.js";
 import { snapshotFrom } from "../../src/config/snapshot.js";
-import { BUILTIN_RESOURCES, CONFIGMAPS, configMap, FakeApiServer, type KubeObject, type ResourceType } from "../support/fake-apiserver.js";
+import { BUILTIN_RESOURCES, CONFIGMAPS, configMap, CUSTOM_RESOURCE_DEFINITIONS as CRDS, FakeApiServer, NAMESPACES, type KubeObject, type ResourceType } from "../support/fake-apiserver.js";
 import { storeApplied } from "../support/live-objects.js";
+import { runCaptured, type CapturedRun } from "../support/cli-io.js";
 
 const KSVC: ResourceType = { group: "serving.knative.dev", version: "v1", plural: "services", kind: "Service", namespaced: true };
 const KCONFIG: ResourceType = { group: "serving.knative.dev", version: "v1", plural: "configurations", kind: "Configuration", namespaced: true };
@@ -39,12 +39,8 @@ const detector: UpgradeCheckDeps = {
 
 type JsonReport = UpgradeReport & { summary: Summary };
 
-async function upgradeCheck(args: string[], d: UpgradeCheckDeps = detector): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = "";
-  let stderr = "";
-  const io: CliIO = { write: (t) => void (stdout += t), error: (t) => void (stderr += t), readStdin: async () => "" };
-  const code = await runUpgradeCheck(args, io, d, {});
-  return { code, stdout, stderr };
+function upgradeCheck(args: string[], d: UpgradeCheckDeps = detector): Promise<CapturedRun> {
+  return runCaptured((io) => runUpgradeCheck(args, io, d, {}));
 }
 
 async function report(args: string[]): Promise<{ code: number; report: JsonReport }> {
@@ -70,7 +66,7 @@ afterAll(async () => rm(dir, { recursive: true, force: true }));
 beforeEach(async () => {
   detected = "v1.17.2";
   detections = 0;
-  api = await FakeApiServer.start({ resources: [...BUILTIN_RESOURCES, KSVC, KCONFIG, KROUTE] });
+  api = await FakeApiServer.start({ resources: [...BUILTIN_RESOURCES, CRDS, KSVC, KCONFIG, KROUTE] });
   await writeFile(kubeconfig, api.kubeconfigYaml());
   api.create(CONFIGMAPS, configMap("knative-serving", "config-features", SECURE_POD_DEFAULTS));
   api.create(CONFIGMAPS, configMap("knative-serving", "config-tracing", { backend: "zipkin", "zipkin-endpoint": "http://zipkin.observability:9411/api/v2/spans" }));
@@ -87,6 +83,33 @@ beforeEach(async () => {
   api.requests.length = 0;
 });
 afterEach(async () => api.close());
+
+describe("duckbill upgrade-check --kubeconfig --from auto, with --knative-version auto's detection", () => {
+  const real: UpgradeCheckDeps = { detectKnativeVersion };
+
+  it("takes the release the Serving CRDs are labelled with", async () => {
+    api.create(CRDS, { metadata: { name: "services.serving.knative.dev", labels: { "app.kubernetes.io/version": "1.17.3" } } });
+    const r = await upgradeCheck(["--kubeconfig", kubeconfig, "-o", "json"], real);
+    expect(r.code).toBe(1);
+    expect(JSON.parse(r.stdout)).toMatchObject({ from: "1.17", to: "1.24", fromSource: "cluster" });
+  });
+
+  it("else the system namespace's label", async () => {
+    api.create(NAMESPACES, { metadata: { name: "knative-serving", labels: { "app.kubernetes.io/version": "1.23.0" } } });
+    const r = await upgradeCheck(["--kubeconfig", kubeconfig, "-o", "json"], real);
+    expect(JSON.parse(r.stdout)).toMatchObject({ from: "1.23", fromSource: "cluster" });
+  });
+
+  it("exits 2 when neither has a release label, instead of comparing against a guess", async () => {
+    const r = await upgradeCheck(["--kubeconfig", kubeconfig], real);
+    expect(r).toEqual({
+      code: 2,
+      stdout: "",
+      stderr:
+        "duckbill upgrade-check: found no Knative release label in the cluster (CustomResourceDefinition services.serving.knative.dev not found; Namespace knative-serving not found): give --from 1.24, 1.23, 1.17\n",
+    });
+  });
+});
 
 describe("duckbill upgrade-check --kubeconfig", () => {
   it("detects the release, checks the live objects on create and on their next update, and exits 1", async () => {
@@ -155,15 +178,10 @@ describe("duckbill upgrade-check --kubeconfig", () => {
     expect(api.requests.filter((q) => q.path.startsWith("/apis/"))).toEqual([]);
   });
 
-  it("exits 2 when --from auto cannot be answered: no detector in this build", async () => {
-    const r = await upgradeCheck(["--kubeconfig", kubeconfig], { detectKnativeVersion });
-    expect(r).toEqual({ code: 2, stdout: "", stderr: "duckbill upgrade-check: detecting the cluster's Knative release is not available in this build: give --from 1.24, 1.23, 1.17\n" });
-  });
-
   it("exits 2 when --from auto cannot be answered: a release without a profile", async () => {
     detected = "1.20.1";
     const r = await upgradeCheck(["--kubeconfig", kubeconfig]);
-    expect(r).toEqual({ code: 2, stdout: "", stderr: "duckbill upgrade-check: the cluster runs Knative 1.20.1, a release Duckbill has no profile for: give --from 1.24, 1.23, 1.17\n" });
+    expect(r).toEqual({ code: 2, stdout: "", stderr: "duckbill upgrade-check: the cluster runs Knative 1.20.1, a release Duckbill has no profile for: give --from 1.24, 1.23, 1.17 (the nearest is 1.23)\n" });
   });
 
   it("exits 2 when the cluster already runs the release upgraded to", async () => {

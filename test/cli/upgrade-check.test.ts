@@ -9,27 +9,17 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import jsonpatch from "fast-json-patch";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { CliIO } from "../../src/cli/io.js";
 import { optionsTable, UPGRADE_CHECK_OPTIONS } from "../../src/cli/options.js";
 import { runUpgradeCheck, type UpgradeCheckDeps } from "../../src/cli/upgrade-check.js";
 import type { Summary, UpgradeReport } from "../../src/cli/upgrade-report.js";
+import { runCaptured, type CapturedRun } from "../support/cli-io.js";
 
 const CORPUS = "test/fixtures/upgrade-check";
 const MANIFESTS = `${CORPUS}/manifests`;
 const CONFIG = `${CORPUS}/config`;
 
-interface Captured {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-async function upgradeCheck(args: string[], env: NodeJS.ProcessEnv = {}, deps?: UpgradeCheckDeps): Promise<Captured> {
-  let stdout = "";
-  let stderr = "";
-  const io: CliIO = { write: (t) => void (stdout += t), error: (t) => void (stderr += t), readStdin: async () => "" };
-  const code = await runUpgradeCheck(args, io, deps, env);
-  return { code, stdout, stderr };
+function upgradeCheck(args: string[], env: NodeJS.ProcessEnv = {}, deps?: UpgradeCheckDeps): Promise<CapturedRun> {
+  return runCaptured((io) => runUpgradeCheck(args, io, deps, env));
 }
 
 type JsonReport = UpgradeReport & { summary: Summary };
@@ -356,6 +346,7 @@ describe("duckbill upgrade-check: usage", () => {
     { name: "--from auto with manifests", args: ["-f", MANIFESTS], stderr: "--from auto is the release the cluster runs and needs --kubeconfig; for manifests, name the release running now (--from 1.24, 1.23, 1.17)" },
     { name: "the same release twice", args: ["--from", "1.24", "-f", MANIFESTS], stderr: "--from and --to are the same release (1.24): nothing changes" },
     { name: "an unknown --to", args: ["--from", "1.17", "--to", "1.25", "-f", MANIFESTS], stderr: '--to must be one of 1.24, 1.23, 1.17, got "1.25"' },
+    { name: "--to auto", args: ["--from", "1.17", "--to", "auto", "-f", MANIFESTS], stderr: '--to must be one of 1.24, 1.23, 1.17, got "auto"' },
     { name: "an unknown --from", args: ["--from", "1.18", "-f", MANIFESTS], stderr: '--from must be auto or one of 1.24, 1.23, 1.17, got "1.18"' },
     { name: "nothing to check", args: ["--from", "1.17"], stderr: "upgrade-check needs manifests (-f FILE|DIR|- or files as arguments) or --kubeconfig FILE for the cluster's objects" },
     { name: "--kubeconfig with --config-dir", args: ["--kubeconfig", "kc", "--config-dir", CONFIG], stderr: "--kubeconfig and --config-dir are alternatives: give one of them" },
