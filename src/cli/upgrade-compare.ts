@@ -138,7 +138,7 @@ export class UpgradeComparer {
     if (cached !== undefined) return cached;
     const causes: Cause[] = [];
     for (const change of this.changes) {
-      if (change.scope === "envelope" || (change.scope === "ConfigMaps" && check !== "validation")) continue;
+      if (change.scope === "runtime" || (change.scope === "ConfigMaps" && check !== "validation")) continue;
       if (explains(d, from, await subject(this.withoutChange(change)))) {
         causes.push({ field: change.field, from: change.from, to: change.to, description: describeProfileChange(change) });
       }

@@ -86,7 +86,22 @@ function effectiveFlag(key: string, value: string, defaultFlag: string, profile:
   return parseFlagOf(key, value, profile) ?? defaultFlag;
 }
 
-/** `volumes.flags` and `securePodDefaults.values`: flags one release has and the other does not, values read differently. */
+/** The profile field that decides whether a release has the config-features flag `key`. */
+function flagField(key: string, from: KnativeProfile, to: KnativeProfile): string {
+  if ([...from.volumes.flags, ...to.volumes.flags].some((f) => f === key)) return "volumes.flags";
+  if (from.controllerFlags.includes(key) || to.controllerFlags.includes(key)) return "controllerFlags";
+  return featureGate(key)?.check === "dry-run" ? "podSpecDryRun" : "featureGatesOf";
+}
+
+/** What a flag that is gone does instead, where something does. */
+const GONE_FLAG_HINT: Readonly<Record<string, string>> = {
+  podSpecDryRun: "; the PodSpec dry run runs for every request with dryRun: true (kubectl apply --dry-run=server)",
+};
+
+/**
+ * `volumes.flags`, `controllerFlags`, `podSpecDryRun` and `securePodDefaults.values`: flags one release has and the
+ * other does not, values read differently.
+ */
 function featuresNotes(data: ConfigData, from: KnativeProfile, to: KnativeProfile): ConfigMapNote[] {
   const notes: ConfigMapNote[] = [];
   for (const key of keysOf(data)) {
@@ -94,13 +109,14 @@ function featuresNotes(data: ConfigData, from: KnativeProfile, to: KnativeProfil
     const before = featureGate(key, from);
     const after = featureGate(key, to);
     if (after === undefined) {
-      if (before !== undefined) notes.push({ category: "ignored", key, message: `not a Knative ${to.version} flag: ignored`, field: "volumes.flags" });
+      const field = flagField(key, from, to);
+      if (before !== undefined) notes.push({ category: "ignored", key, message: `not a Knative ${to.version} flag: ignored${to.podSpecDryRun === "request" ? (GONE_FLAG_HINT[field] ?? "") : ""}`, field });
       continue;
     }
     const defaultFlag = DEFAULT_FEATURES[after.field];
     const now = effectiveFlag(key, value, defaultFlag, to);
     if (before === undefined) {
-      notes.push({ category: "takes-effect", key, message: `a Knative ${to.version} flag (${from.version} ignores it): ${JSON.stringify(value)} is read as ${now}`, field: "volumes.flags" });
+      notes.push({ category: "takes-effect", key, message: `a Knative ${to.version} flag (${from.version} ignores it): ${JSON.stringify(value)} is read as ${now}`, field: flagField(key, from, to) });
       continue;
     }
     const was = effectiveFlag(key, value, defaultFlag, from);
@@ -110,7 +126,7 @@ function featuresNotes(data: ConfigData, from: KnativeProfile, to: KnativeProfil
       category: "value-change",
       key,
       message: `${JSON.stringify(value)} is ${was} in Knative ${from.version} and ${now} in ${to.version}${values}`,
-      field: key === "secure-pod-defaults" ? "securePodDefaults.values" : "volumes.flags",
+      field: key === "secure-pod-defaults" ? "securePodDefaults.values" : flagField(key, from, to),
     });
   }
   return notes;

@@ -22,7 +22,8 @@ describe("profileChanges", () => {
     expect(fields).not.toContain("servingModule");
     expect(changes.find((c) => c.field === "probes.validateStartupProbes")).toMatchObject({ path: ["probes", "validateStartupProbes"], from: false, to: true, scope: "objects and ConfigMaps" });
     expect(changes.find((c) => c.field === "observabilitySchema")?.scope).toBe("ConfigMaps");
-    expect(changes.find((c) => c.field === "bodyTooLargeStatus")?.scope).toBe("envelope");
+    expect(changes.find((c) => c.field === "bodyTooLargeStatus")?.scope).toBe("runtime");
+    expect(changes.find((c) => c.field === "namespaceOwnerController")?.scope).toBe("runtime");
   });
 
   it("finds nothing between a profile and itself", () => {
@@ -63,6 +64,8 @@ describe("describeProfileChange", () => {
     ["1.17", "1.24", "securePodDefaults.values", "secure-pod-defaults takes Disabled, AllowRootBounded, Enabled (was Enabled, Allowed, Disabled); any other value means Disabled"],
     ["1.23", "1.24", "unknownK8sFields.core.PodSpec", "the webhook knows core.PodSpec.schedulingGroup (dropped before, now checked by the field masks) and no longer knows core.PodSpec.workloadRef (dropped by the decoding round trip)"],
     ["1.17", "1.23", "unvalidatedConfigMaps", "the set of ConfigMaps the webhook does not validate gains config-tracing"],
+    ["1.17", "1.23", "podSpecDryRun", "the PodSpec dry run runs for every request with dryRun: true (kubectl apply --dry-run=server); kubernetes.podspec-dryrun and its annotation are gone"],
+    ["1.23", "1.24", "controllerFlags", "the set of config-features flags only controllers read gains domainmapping-direct-route-traffic"],
     ["1.24", "1.17", "volumes.flags", "the set of volume flags loses kubernetes.podspec-volumes-csi, kubernetes.podspec-volumes-mount-propagation, kubernetes.podspec-volumes-image, kubernetes.podspec-volumes-ephemeral"],
   ] as const)("%s → %s %s", (from, to, field, text) => {
     expect(describeField(from, to, field)).toBe(text);

@@ -13,11 +13,12 @@ export interface ProfileChange {
   readonly field: string;
   readonly from: unknown;
   readonly to: unknown;
-  /** What the leaf can change: the answers about objects, about ConfigMaps, or only the HTTP envelope. */
+  /** What the leaf can change: the answers about objects, about ConfigMaps, or neither (runtime). */
   readonly scope: ProfileFieldScope;
 }
 
-export type ProfileFieldScope = "objects and ConfigMaps" | "ConfigMaps" | "envelope";
+/** `runtime`: the HTTP envelope or the webhook's own workings (certificates, webhook configurations), never an answer's content. */
+export type ProfileFieldScope = "objects and ConfigMaps" | "ConfigMaps" | "runtime";
 
 /** The leaves that name the release rather than a behavior. */
 const IDENTITY = new Set(["version", "servingModule"]);
@@ -32,9 +33,10 @@ function sameValue(a: unknown, b: unknown): boolean {
 
 /** The first segment of a field decides its scope; fields not listed reach the answers about objects and ConfigMaps. */
 const SCOPES: Readonly<Record<string, ProfileFieldScope>> = {
-  bodyTooLargeStatus: "envelope",
-  "toolchain.cleanPathRedirectStatus": "envelope",
-  "toolchain.go": "envelope",
+  bodyTooLargeStatus: "runtime",
+  "toolchain.cleanPathRedirectStatus": "runtime",
+  "toolchain.go": "runtime",
+  namespaceOwnerController: "runtime",
   unvalidatedConfigMaps: "ConfigMaps",
   observabilitySchema: "ConfigMaps",
   deploymentBoolKeys: "ConfigMaps",
@@ -111,6 +113,12 @@ const DESCRIPTIONS: Readonly<Record<string, Describe>> = {
   bodyTooLargeStatus: (_a, b) => `bodies over 3 MiB are answered HTTP ${String(b)}`,
   "toolchain.cleanPathRedirectStatus": (_a, b) => `an unclean path is redirected with HTTP ${String(b)}`,
   "toolchain.go": (_a, b) => `built with ${String(b)}`,
+  podSpecDryRun: (_a, b) =>
+    b === "request"
+      ? "the PodSpec dry run runs for every request with dryRun: true (kubectl apply --dry-run=server); kubernetes.podspec-dryrun and its annotation are gone"
+      : "the PodSpec dry run follows kubernetes.podspec-dryrun and the features.knative.dev/podspec-dryrun annotation",
+  namespaceOwnerController: (_a, b) => `the webhook configurations' owner reference to the system namespace has controller: ${String(b)}`,
+  controllerFlags: (a, b) => describeSets("config-features flags only controllers read", minus(b, a), minus(a, b)),
 };
 
 function describeSets(what: string, added: readonly string[], removed: readonly string[]): string {
