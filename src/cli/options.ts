@@ -33,6 +33,7 @@ export const SERVE_OPTIONS = [
   { flag: "max-buffered-bytes", env: "WEBHOOK_MAX_BUFFERED_BYTES", default: "64Mi", description: "request-body bytes held at once per serving process (bytes, or with a Ki/Mi/Gi suffix; at least 3Mi, one maximal body); past it the bodies arriving longest are answered 429 with Retry-After (0: no bound)" },
   { flag: "metrics-port", env: "METRICS_PORT", default: "9090", description: "plain-HTTP port for GET /metrics (0 disables)" },
   { flag: "metrics-host", env: "METRICS_HOST", default: "0.0.0.0", description: "address for the metrics listener" },
+  { flag: "knative-metrics", env: "DUCKBILL_KNATIVE_METRICS", default: "true", description: "also expose the series Knative's own webhook exposes, named as the release answered as names them (1.17: webhook_request_count, webhook_request_latencies; 1.23, 1.24: kn_webhook_handler_duration_seconds), whatever config-observability says: true or false" },
   { flag: "namespace", env: "SYSTEM_NAMESPACE", default: "knative-serving", description: "namespace of the webhook (certificate SANs; Secret, ConfigMaps and Leases in a cluster)" },
   { flag: "service-name", env: "WEBHOOK_NAME", default: "webhook", description: "name of the webhook's Service (certificate SANs)" },
   { flag: "config-source", env: "CONFIG_SOURCE", default: "auto", description: "where config-features, config-defaults and config-autoscaler come from: cluster, dir, defaults, or auto (dir when --config-dir is set, else cluster when a kubeconfig or in-cluster credentials exist, else Knative's defaults)" },
