@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { parseBool, parseCount, parseDurationMs, parsePort, parseTlsMinVersion, resolveSettings } from "./options.js";
+import { parseBool, parseCount, parseDurationMs, parsePort, resolveSettings } from "./options.js";
+import { parseTlsMinVersion } from "./tls-settings.js";
 
 describe("resolveSettings", () => {
   it("takes a flag over the environment over the default", () => {

@@ -17,7 +17,8 @@ import { followLogLevel } from "../server/log-level.js";
 import { createLogger, LOG_LEVELS, type LogLevel } from "../server/logging.js";
 import { listenMetrics } from "../server/metrics-listener.js";
 import { MAX_BODY_BYTES } from "../admission/http.js";
-import { parseBool, parseBytes, parseCount, parseDurationMs, parsePort, parseTlsMinVersion, type ServeSettings } from "./options.js";
+import { parseBool, parseBytes, parseCount, parseDurationMs, parsePort, type ServeSettings } from "./options.js";
+import { parseTlsSettings } from "./tls-settings.js";
 
 export interface RunningWebhook {
   readonly server: WebhookServer;
@@ -54,7 +55,7 @@ export function readClientCa(file: string): string {
 export function checkSettings(s: ServeSettings): void {
   parsePort(s.port, "--port (WEBHOOK_PORT)", true);
   parsePort(s["metrics-port"], "--metrics-port (METRICS_PORT)", true);
-  parseTlsMinVersion(s["tls-min-version"]);
+  parseTlsSettings(s);
   if (s["client-ca"] !== "") readClientCa(s["client-ca"]);
   parseBool(s.http2, "--http2 (WEBHOOK_ENABLE_HTTP2)");
   parseDurationMs(s["drain-timeout"], "--drain-timeout (DRAIN_TIMEOUT)");
@@ -313,7 +314,7 @@ export async function startWebhook(s: ServeSettings, deps: AdmissionDeps, opts: 
     tls: {
       key: latestTls?.key ?? tls.key,
       cert: latestTls?.cert ?? tls.cert,
-      minVersion: parseTlsMinVersion(s["tls-min-version"]),
+      ...parseTlsSettings(s),
       ...(s["client-ca"] === "" ? {} : { clientCa: readClientCa(s["client-ca"]) }),
     },
     deps: admissionDeps,
