@@ -31,6 +31,9 @@ export const SERVE_OPTIONS = [
   { flag: "dry-run-timeout", env: "PODSPEC_DRYRUN_TIMEOUT", default: "8s", description: "deadline of the PodSpec dry-run Pod creation (kubernetes.podspec-dryrun), below the webhook's 10 s timeout" },
   { flag: "client-ca", env: "WEBHOOK_CLIENT_CA", default: "", description: "PEM file of the CAs whose client certificates the HTTPS port requires (the API server's, from its admission configuration); requests without one get 403, probes excepted. Empty: no client certificate asked" },
   { flag: "tls-min-version", env: "WEBHOOK_TLS_MIN_VERSION", default: "1.3", description: "minimum TLS version: 1.2 or 1.3" },
+  { flag: "tls-max-version", env: "WEBHOOK_TLS_MAX_VERSION", default: "", description: "maximum TLS version: 1.2 or 1.3 (empty: 1.3); not below --tls-min-version" },
+  { flag: "tls-cipher-suites", env: "WEBHOOK_TLS_CIPHER_SUITES", default: "", description: "the TLS 1.2 cipher suites offered, as a comma list of Go's names (TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256, ...; the secure ones crypto/tls.CipherSuites lists); TLS 1.3 suites are accepted but, as in Go, not configurable; a list without TLS 1.2 suites leaves TLS 1.3 only (empty: Node's defaults)" },
+  { flag: "tls-curve-preferences", env: "WEBHOOK_TLS_CURVE_PREFERENCES", default: "", description: "key-exchange curves, as a comma list of Go's names: X25519, X25519MLKEM768, CurveP256 (P-256), CurveP384 (P-384), CurveP521 (P-521); a curve this Node's OpenSSL lacks (X25519MLKEM768 before OpenSSL 3.5) stops the start (empty: Node's defaults)" },
   { flag: "http2", env: "WEBHOOK_ENABLE_HTTP2", default: "false", description: "serve HTTP/2 (with HTTP/1.1 fallback)", boolean: true },
   { flag: "drain-timeout", env: "DRAIN_TIMEOUT", default: "45s", description: "after SIGTERM: close once no request arrived for this long (Go duration)" },
   { flag: "request-timeout", env: "REQUEST_TIMEOUT", default: "30s", description: "bound on receiving one request (headers and body)" },
@@ -40,6 +43,7 @@ export const SERVE_OPTIONS = [
   { flag: "max-buffered-bytes", env: "WEBHOOK_MAX_BUFFERED_BYTES", default: "64Mi", description: "request-body bytes held at once per serving process (bytes, or with a Ki/Mi/Gi suffix; at least 3Mi, one maximal body); past it the bodies arriving longest are answered 429 with Retry-After (0: no bound)" },
   { flag: "metrics-port", env: "METRICS_PORT", default: "9090", description: "plain-HTTP port for GET /metrics (0 disables)" },
   { flag: "metrics-host", env: "METRICS_HOST", default: "0.0.0.0", description: "address for the metrics listener" },
+  { flag: "knative-metrics", env: "DUCKBILL_KNATIVE_METRICS", default: "true", description: "also expose the series Knative's own webhook exposes, named as the release answered as names them (1.17: webhook_request_count, webhook_request_latencies; 1.23, 1.24: kn_webhook_handler_duration_seconds), whatever config-observability says: true or false" },
   { flag: "namespace", env: "SYSTEM_NAMESPACE", default: "knative-serving", description: "namespace of the webhook (certificate SANs; Secret, ConfigMaps and Leases in a cluster)" },
   { flag: "service-name", env: "WEBHOOK_NAME", default: "webhook", description: "name of the webhook's Service (certificate SANs)" },
   { flag: "config-source", env: "CONFIG_SOURCE", default: "auto", description: "where config-features, config-defaults and config-autoscaler come from: cluster, dir, defaults, or auto (dir when --config-dir is set, else cluster when a kubeconfig or in-cluster credentials exist, else Knative's defaults)" },
@@ -147,14 +151,6 @@ export function parseBytes(s: string, what: string): number {
   const n = m === null ? NaN : Number(m[1]) * (BYTE_SUFFIXES[m[2] ?? ""] as number);
   if (!Number.isSafeInteger(n)) throw new Error(`${what} must be a byte count such as 67108864 or 64Mi, got "${s}"`);
   return n;
-}
-
-export function parseTlsMinVersion(s: string): "TLSv1.2" | "TLSv1.3" {
-  if (s === "1.2") return "TLSv1.2";
-  if (s === "1.3") return "TLSv1.3";
-  // Knative's startup error text (knative.dev/pkg network/tls/config.go, as later releases' webhook.New report it;
-  // 1.17's webhook/env.go panicked with a text of its own).
-  throw new Error(`invalid WEBHOOK_TLS_MIN_VERSION "${s}": unsupported TLS version "${s}": must be "1.2" or "1.3"`);
 }
 
 export function parseBool(s: string, what: string): boolean {

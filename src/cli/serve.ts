@@ -17,7 +17,8 @@ import { followLogLevel } from "../server/log-level.js";
 import { createLogger, LOG_LEVELS, type LogLevel } from "../server/logging.js";
 import { listenMetrics } from "../server/metrics-listener.js";
 import { MAX_BODY_BYTES } from "../admission/http.js";
-import { parseBool, parseBytes, parseCount, parseDurationMs, parsePort, parseTlsMinVersion, type ServeSettings } from "./options.js";
+import { parseBool, parseBytes, parseCount, parseDurationMs, parsePort, type ServeSettings } from "./options.js";
+import { parseTlsSettings } from "./tls-settings.js";
 
 export interface RunningWebhook {
   readonly server: WebhookServer;
@@ -54,7 +55,7 @@ export function readClientCa(file: string): string {
 export function checkSettings(s: ServeSettings): void {
   parsePort(s.port, "--port (WEBHOOK_PORT)", true);
   parsePort(s["metrics-port"], "--metrics-port (METRICS_PORT)", true);
-  parseTlsMinVersion(s["tls-min-version"]);
+  parseTlsSettings(s);
   if (s["client-ca"] !== "") readClientCa(s["client-ca"]);
   parseBool(s.http2, "--http2 (WEBHOOK_ENABLE_HTTP2)");
   parseDurationMs(s["drain-timeout"], "--drain-timeout (DRAIN_TIMEOUT)");
@@ -72,6 +73,7 @@ export function checkSettings(s: ServeSettings): void {
   reconcileWebhooks(s);
   parseBool(s["disable-ha"], "--disable-ha (DISABLE_HA)");
   parseBool(s["impact-warnings"], "--impact-warnings (DUCKBILL_IMPACT_WARNINGS)");
+  parseBool(s["knative-metrics"], "--knative-metrics (DUCKBILL_KNATIVE_METRICS)");
   parseDurationMs(s["dry-run-timeout"], "--dry-run-timeout (PODSPEC_DRYRUN_TIMEOUT)");
 }
 
@@ -252,17 +254,19 @@ export async function startWebhook(s: ServeSettings, deps: AdmissionDeps, opts: 
   // Load the transport while certificates are made (key generation runs off the main thread).
   const [tls, { createWebhookServer }, { WebhookMetrics }] = await Promise.all([tlsFor(s, logger), import("../server/app.js"), import("../server/metrics.js")]);
   const metricsPortWanted = parsePort(s["metrics-port"], "--metrics-port", true);
-  const metrics = new WebhookMetrics();
+  const metrics = new WebhookMetrics({ knative: parseBool(s["knative-metrics"], "--knative-metrics") ? undefined : false });
   opts.onRegistry?.(metrics.registry);
   const tlsSource = chooseTlsSource(s);
   const reconcile = reconcileWebhooks(s);
   const configMode = chooseConfigStoreMode({ source: s["config-source"], dir: s["config-dir"], kubeconfig: s.kubeconfig });
   const access = await clusterAccess(s, logger, tlsSource === "secret" || reconcile || configMode === "cluster" || inCluster(s));
   const release = await knativeRelease(s, logger, access);
+  metrics.setRelease(release.profile);
   const store = await openConfigStore(s, logger, metrics.registry, access, release.profile);
   const onRelease: { changed?: () => void } = {};
   const releaseWatch = release.follow?.((p) => {
     store.setProfile(p);
+    metrics.setRelease(p);
     onRelease.changed?.();
   });
   logger.info({ source: store.current().source, tls: tlsSource, reconcileWebhooks: reconcile }, "configuration and certificate sources");
@@ -310,7 +314,7 @@ export async function startWebhook(s: ServeSettings, deps: AdmissionDeps, opts: 
     tls: {
       key: latestTls?.key ?? tls.key,
       cert: latestTls?.cert ?? tls.cert,
-      minVersion: parseTlsMinVersion(s["tls-min-version"]),
+      ...parseTlsSettings(s),
       ...(s["client-ca"] === "" ? {} : { clientCa: readClientCa(s["client-ca"]) }),
     },
     deps: admissionDeps,

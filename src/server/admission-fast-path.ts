@@ -161,7 +161,7 @@ export class AdmissionFastPath {
     send(res, answer, false);
     const a = answer.admission;
     if (a !== undefined) {
-      metrics?.observeAdmission(a, micros / 1e6);
+      metrics?.observeAdmission(a, micros / 1e6, path);
       logger.info(admissionLogFields(a, micros), "admission");
     } else {
       metrics?.observeRejection(path, answer.status);

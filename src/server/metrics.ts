@@ -1,26 +1,31 @@
 import { collectDefaultMetrics, Counter, Histogram, Registry } from "prom-client";
 import type { AdmittedSummary } from "../admission/http.js";
-
-/** Knative's kn.webhook.handler.duration buckets (knative.dev/pkg webhook/metrics.go), in seconds. */
-export const ADMISSION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10];
+import { DEFAULT_PROFILE, type KnativeProfile } from "../config/profile.js";
+import { KnativeWebhookMetrics, OPENTELEMETRY_DURATION_BUCKETS, type KnativeMetricsFamily } from "./knative-metrics.js";
 
 const MAX_CACHED_LABEL_SETS = 1024;
 
 const LABELS = ["type", "group", "version", "kind", "subresource", "operation", "status"] as const;
 
-/** The webhook's Prometheus metrics, on their own registry (no global state shared between servers). */
+/**
+ * The webhook's Prometheus metrics, on their own registry (no global state shared between servers): Duckbill's
+ * duckbill_* series and, unless `knative` is false, the series Knative's webhook exposes for the release answered as.
+ */
 export class WebhookMetrics {
   readonly registry = new Registry();
+  /** Knative's own series (src/server/knative-metrics.ts); undefined with `--knative-metrics false`. */
+  readonly knative: KnativeWebhookMetrics | undefined;
   private readonly duration: Histogram<(typeof LABELS)[number]>;
   private readonly denials: Counter<"type" | "group" | "version" | "kind" | "operation">;
   private readonly rejected: Counter<"path" | "code">;
 
-  constructor(opts: { processMetrics?: boolean } = {}) {
+  constructor(opts: { processMetrics?: boolean; knative?: KnativeMetricsFamily | false } = {}) {
     this.duration = new Histogram({
       name: "duckbill_admission_duration_seconds",
       help: "Time to answer one AdmissionReview, from decoded body to encoded answer.",
       labelNames: LABELS,
-      buckets: ADMISSION_BUCKETS,
+      // Knative's kn.webhook.handler.duration buckets, in seconds.
+      buckets: OPENTELEMETRY_DURATION_BUCKETS,
       registers: [this.registry],
     });
     this.denials = new Counter({
@@ -36,6 +41,12 @@ export class WebhookMetrics {
       registers: [this.registry],
     });
     if (opts.processMetrics !== false) collectDefaultMetrics({ register: this.registry });
+    this.knative = opts.knative === false ? undefined : new KnativeWebhookMetrics(this.registry, opts.knative ?? DEFAULT_PROFILE.webhookMetrics);
+  }
+
+  /** The Knative release answered as changed (`--knative-version auto`): Knative's series follow it. */
+  setRelease(profile: KnativeProfile): void {
+    this.knative?.setRelease(profile);
   }
 
   /**
@@ -45,7 +56,8 @@ export class WebhookMetrics {
    */
   private readonly children = new Map<string, { observe(v: number): void }>();
 
-  observeAdmission(a: AdmittedSummary, seconds: number): void {
+  /** One AdmissionReview answered on `path` in `seconds`. */
+  observeAdmission(a: AdmittedSummary, seconds: number, path: string): void {
     const { request, response, type } = a;
     const { group, version, kind } = request.kind;
     const status = response.allowed ? "success" : "failure";
@@ -58,6 +70,7 @@ export class WebhookMetrics {
     }
     child.observe(seconds);
     if (!response.allowed) this.denials.inc({ type, group, version, kind, operation: request.operation });
+    this.knative?.observe(a, seconds, path);
   }
 
   /** Counts an HTTP-level rejection; the path label is bounded to known paths so clients cannot explode cardinality. */

@@ -5,6 +5,12 @@ export interface TlsOptions {
   cert: string;
   /** `TLSv1.3` by default (Knative's WEBHOOK_TLS_MIN_VERSION default). */
   minVersion: "TLSv1.2" | "TLSv1.3";
+  /** `--tls-max-version` (WEBHOOK_TLS_MAX_VERSION); Node's default, TLS 1.3, when absent. */
+  maxVersion?: "TLSv1.2" | "TLSv1.3";
+  /** OpenSSL cipher list from `--tls-cipher-suites` (WEBHOOK_TLS_CIPHER_SUITES, Go names mapped). */
+  ciphers?: string;
+  /** OpenSSL group list from `--tls-curve-preferences` (WEBHOOK_TLS_CURVE_PREFERENCES, Go names mapped). */
+  ecdhCurve?: string;
   /**
    * PEM bundle of CAs whose client certificates are accepted (`--client-ca`). When set, every client is asked for
    * a certificate; the handshake completes without one, and the server answers everything but probes with 403
@@ -16,6 +22,9 @@ export interface TlsOptions {
 /** The Node TLS server options for the webhook's policy (SECURITY.md): one place for versions, ciphers, client auth. */
 export function serverTlsOptions(tls: TlsOptions): NodeTlsOptions {
   const o: NodeTlsOptions = { key: tls.key, cert: tls.cert, minVersion: tls.minVersion };
+  if (tls.maxVersion !== undefined) o.maxVersion = tls.maxVersion;
+  if (tls.ciphers !== undefined) o.ciphers = tls.ciphers;
+  if (tls.ecdhCurve !== undefined) o.ecdhCurve = tls.ecdhCurve;
   if (tls.clientCa !== undefined && tls.clientCa !== "") {
     o.ca = tls.clientCa;
     o.requestCert = true;

@@ -1,11 +1,11 @@
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
-import { createServer, get as httpGet } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { beforeAll, describe, expect, it } from "vitest";
+import { freePort, getText } from "../support/metrics-scrape.js";
 import { httpsCall, serviceReview } from "../support/webhook.js";
 
 const root = new URL("../../", import.meta.url).pathname;
@@ -72,18 +72,6 @@ describe("duckbill admit", () => {
   });
 });
 
-/** A port that was free a moment ago (METRICS_PORT=0 means "no metrics listener"). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once("error", reject);
-    s.listen(0, "127.0.0.1", () => {
-      const addr = s.address();
-      s.close(() => resolve(typeof addr === "object" && addr !== null ? addr.port : 0));
-    });
-  });
-}
-
 describe("duckbill serve", () => {
   it("serves HTTPS with generated certificates, exposes metrics, and drains on SIGTERM", async () => {
     const dir = await mkdtemp(join(tmpdir(), "duckbill-serve-"));
@@ -109,13 +97,7 @@ describe("duckbill serve", () => {
       expect(r.status).toBe(200);
       expect(JSON.parse(r.body).response.uid).toBe("srv-1");
 
-      const metrics = await new Promise<string>((resolve, reject) => {
-        httpGet({ host: "127.0.0.1", port: metricsPort, path: "/metrics" }, (res) => {
-          let text = "";
-          res.on("data", (c: Buffer) => (text += c.toString()));
-          res.on("end", () => resolve(text));
-        }).on("error", reject);
-      });
+      const metrics = await getText(metricsPort);
       expect(metrics).toContain('duckbill_admission_duration_seconds_bucket{le="0.005",type="defaulting",group="serving.knative.dev",version="v1",kind="Service",subresource="",operation="CREATE",status="success"}');
       expect(metrics).toContain('duckbill_admission_duration_seconds_count{type="defaulting",group="serving.knative.dev",version="v1",kind="Service",subresource="",operation="CREATE",status="success"} 1');
       expect(metrics).toMatch(/process_resident_memory_bytes/);

@@ -2,7 +2,9 @@ import { X509Certificate } from "node:crypto";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { connect as tlsConnect, type ConnectionOptions } from "node:tls";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { opensslHasGroup } from "../../src/cli/tls-settings.js";
 import { createCa } from "../../src/kube/certificate-issuer.js";
 import { httpsCall, serviceReview, startTestWebhook, type TestWebhook } from "../support/webhook.js";
 
@@ -65,6 +67,79 @@ describe("WEBHOOK_TLS_MIN_VERSION=1.2", () => {
 
   it("rejects versions other than 1.2 and 1.3 at startup with Knative's message", async () => {
     await expect(startTestWebhook({ "tls-min-version": "1.1" })).rejects.toThrow('invalid WEBHOOK_TLS_MIN_VERSION "1.1": unsupported TLS version "1.1": must be "1.2" or "1.3"');
+  });
+});
+
+/** A TLS handshake with the webhook: what was agreed, or the handshake's error. */
+function handshake(wh: TestWebhook, opts: ConnectionOptions): Promise<{ protocol: string | null; cipher: string; group: string | undefined }> {
+  return new Promise((resolve, reject) => {
+    const socket = tlsConnect({ host: "127.0.0.1", port: wh.port, ca: wh.ca, servername: "localhost", ...opts }, () => {
+      const agreed = { protocol: socket.getProtocol(), cipher: socket.getCipher().name, group: (socket.getEphemeralKeyInfo() as { name?: string } | null)?.name };
+      socket.end();
+      resolve(agreed);
+    });
+    socket.on("error", reject);
+  });
+}
+
+describe("WEBHOOK_TLS_MAX_VERSION, WEBHOOK_TLS_CIPHER_SUITES, WEBHOOK_TLS_CURVE_PREFERENCES (knative.dev/pkg network/tls)", () => {
+  async function withWebhook(settings: Record<string, string>, body: (wh: TestWebhook) => Promise<void>): Promise<void> {
+    const wh = await startTestWebhook(settings);
+    try {
+      await body(wh);
+    } finally {
+      await wh.stop();
+    }
+  }
+
+  it("WEBHOOK_TLS_MAX_VERSION=1.2 refuses a TLS 1.3-only client and answers TLS 1.2", async () => {
+    await withWebhook({ "tls-min-version": "1.2", "tls-max-version": "1.2" }, async (wh) => {
+      await expect(handshake(wh, { minVersion: "TLSv1.3" })).rejects.toThrow(/version|alert/i);
+      expect((await handshake(wh, {})).protocol).toBe("TLSv1.2");
+      const r = await httpsCall(wh.port, wh.ca, { body: JSON.stringify(serviceReview()) });
+      expect(r.status).toBe(200);
+    });
+  });
+
+  it("WEBHOOK_TLS_CIPHER_SUITES limits TLS 1.2 to the named suites and leaves TLS 1.3 alone", async () => {
+    await withWebhook({ "tls-min-version": "1.2", "tls-cipher-suites": "TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384,TLS_AES_128_GCM_SHA256" }, async (wh) => {
+      await expect(handshake(wh, { maxVersion: "TLSv1.2", ciphers: "ECDHE-ECDSA-AES128-GCM-SHA256" })).rejects.toThrow(/handshake|alert|cipher/i);
+      expect(await handshake(wh, { maxVersion: "TLSv1.2" })).toMatchObject({ protocol: "TLSv1.2", cipher: "ECDHE-ECDSA-AES256-GCM-SHA384" });
+      // TLS 1.3 suites are not configurable in Go: naming only TLS_AES_128_GCM_SHA256 does not keep a client to it.
+      expect(await handshake(wh, { ciphers: "TLS_CHACHA20_POLY1305_SHA256" })).toMatchObject({ protocol: "TLSv1.3", cipher: "TLS_CHACHA20_POLY1305_SHA256" });
+    });
+  });
+
+  it("WEBHOOK_TLS_CIPHER_SUITES with only TLS 1.3 suites leaves no TLS 1.2 suite, as in Go", async () => {
+    await withWebhook({ "tls-min-version": "1.2", "tls-cipher-suites": "TLS_AES_128_GCM_SHA256" }, async (wh) => {
+      await expect(handshake(wh, { maxVersion: "TLSv1.2" })).rejects.toThrow(/version|alert|handshake/i);
+      expect((await handshake(wh, {})).protocol).toBe("TLSv1.3");
+    });
+  });
+
+  it("WEBHOOK_TLS_CURVE_PREFERENCES limits the key exchange to the named curves", async () => {
+    await withWebhook({ "tls-curve-preferences": "CurveP384" }, async (wh) => {
+      await expect(handshake(wh, { ecdhCurve: "X25519:P-256" })).rejects.toThrow(/alert|handshake|group|curve/i);
+      expect(await handshake(wh, {})).toMatchObject({ protocol: "TLSv1.3", group: "secp384r1" });
+    });
+  });
+
+  it.each([
+    [{ "tls-min-version": "1.3", "tls-max-version": "1.2" }, "TLS minimum version (0x304) is greater than maximum version (0x303)"],
+    [{ "tls-max-version": "1.4" }, 'invalid WEBHOOK_TLS_MAX_VERSION "1.4": unsupported TLS version "1.4": must be "1.2" or "1.3"'],
+    [{ "tls-cipher-suites": "TLS_RSA_WITH_RC4_128_SHA" }, 'invalid WEBHOOK_TLS_CIPHER_SUITES: unknown cipher suite "TLS_RSA_WITH_RC4_128_SHA"'],
+    [{ "tls-curve-preferences": "P-224" }, 'invalid WEBHOOK_TLS_CURVE_PREFERENCES: unknown curve "P-224"'],
+  ])("refuses %j at startup with Knative's message", async (settings, message) => {
+    await expect(startTestWebhook(settings)).rejects.toThrow(message);
+  });
+
+  it("X25519MLKEM768 starts only where Node's OpenSSL has it, and otherwise says so", async () => {
+    const settings = { "tls-curve-preferences": "X25519MLKEM768,X25519" };
+    if (opensslHasGroup("X25519MLKEM768")) {
+      await withWebhook(settings, async (wh) => expect((await handshake(wh, {})).protocol).toBe("TLSv1.3"));
+    } else {
+      await expect(startTestWebhook(settings)).rejects.toThrow(`WEBHOOK_TLS_CURVE_PREFERENCES: curve "X25519MLKEM768" is not available in this Node.js's OpenSSL ${process.versions.openssl}`);
+    }
   });
 });
 
