@@ -95,10 +95,11 @@ export async function buildWebhookApp(o: WebhookAppOptions): Promise<WebhookApp>
     const headers = request.headers;
     const probe = probeAnswer(headers, drainer, o.notReadyReason);
     if (probe !== undefined) return send(reply, probe);
-    drainer.touch();
     const path = requestPath(request.url);
-    const rejected =
-      o.clientAuth && clientRefusal(request.raw.socket) ? { status: 403, contentType: TEXT, body: CLIENT_CERT_REQUIRED } : envelopeRejection(headers["content-type"], path, o.config().profile);
+    const refused = o.clientAuth && clientRefusal(request.raw.socket);
+    // A refused client does not hold the drain open; every other request does, answered or not.
+    if (!refused) drainer.touch();
+    const rejected = refused ? { status: 403, contentType: TEXT, body: CLIENT_CERT_REQUIRED } : envelopeRejection(headers["content-type"], path, o.config().profile);
     if (rejected !== undefined) {
       metrics?.observeRejection(pathLabel(path), rejected.status);
       return send(reply, rejected);
