@@ -95,8 +95,9 @@ async function untilProbed(name, child, port, caFile, deadline, startMono = perf
  * metrics on free loopback ports, pino's stdout into `logFile` (a file, as a container runtime would take it,
  * without the bench's event loop reading it). Resolves once a readiness probe that trusts the generated ca.crt
  * answers 200. `readyMs` is process start → the "duckbill webhook serving" line's timestamp (when logging).
+ * `bin`: another build's bin/duckbill (bench/ab.mjs), this checkout's by default.
  */
-export async function startDuckbill({ certDir, logFile, logLevel, release, nodeFlags = [], workers, timeoutMs = 15_000 }) {
+export async function startDuckbill({ certDir, logFile, logLevel, release, nodeFlags = [], workers, timeoutMs = 15_000, bin = DUCKBILL_BIN }) {
   const [port, metricsPort] = [await freePort(), await freePort()];
   const env = { ...process.env, WEBHOOK_PORT: String(port), WEBHOOK_HOST: HOST, METRICS_PORT: String(metricsPort), METRICS_HOST: HOST, GENERATED_CERT_DIR: certDir, LOG_LEVEL: logLevel, DRAIN_TIMEOUT: "0s", KNATIVE_VERSION: release };
   for (const inherited of ["CERT_DIR", "CONFIG_DIR", "WEBHOOK_ENABLE_HTTP2", "WEBHOOK_TLS_MIN_VERSION", "WEBHOOK_WORKERS", "NODE_OPTIONS"]) delete env[inherited];
@@ -105,7 +106,7 @@ export async function startDuckbill({ certDir, logFile, logLevel, release, nodeF
   const out = openSync(logFile, "w");
   const startWall = Date.now();
   const startMono = performance.now();
-  const child = spawn(process.execPath, [...nodeFlags, DUCKBILL_BIN, "serve"], { cwd: REPO_DIR, env, stdio: ["ignore", out, "pipe"] });
+  const child = spawn(process.execPath, [...nodeFlags, bin, "serve"], { cwd: REPO_DIR, env, stdio: ["ignore", out, "pipe"] });
   closeSync(out);
   const { stderr, probedMs } = await untilProbed("duckbill serve", child, port, join(certDir, "ca.crt"), startMono + timeoutMs, startMono);
   let readyLine;

@@ -7,18 +7,22 @@
  */
 import cluster, { type Worker } from "node:cluster";
 import type { Server } from "node:http";
-import { availableParallelism } from "node:os";
 import type { Logger } from "pino";
 // A static import: the bundle (scripts/bundle.mjs) keeps CommonJS packages' named exports only for those.
 import { AggregatorRegistry, type Registry } from "prom-client";
 import { listenMetrics } from "../server/metrics-listener.js";
+import { usableCpus } from "./cpu-limit.js";
 import { parsePort, type ServeSettings } from "./options.js";
 
-/** The number of serving processes `--workers` asks for; 0 = one per CPU. */
-export function parseWorkers(s: string): number {
-  if (!/^\d+$/.test(s) || Number(s) > 256) throw new Error(`--workers (WEBHOOK_WORKERS) must be a whole number from 0 to 256, got "${s}"`);
+/**
+ * The number of serving processes `--workers` asks for: `auto` (or 0) is one per CPU the process may use (the cgroup
+ * quota rounded up, at most the CPUs of its affinity mask: cpu-limit.ts), as Go sizes Knative's webhook.
+ */
+export function parseWorkers(s: string, cpus: () => number = usableCpus): number {
+  if (s === "auto") return cpus();
+  if (!/^\d+$/.test(s) || Number(s) > 256) throw new Error(`--workers (WEBHOOK_WORKERS) must be auto or a whole number from 0 to 256, got "${s}"`);
   const n = Number(s);
-  return n === 0 ? availableParallelism() : n;
+  return n === 0 ? cpus() : n;
 }
 
 /** What a worker tells the primary once it listens. */

@@ -6,14 +6,12 @@ import type { TLSSocket } from "node:tls";
 import type { Logger } from "pino";
 import type { AdmissionDeps, GatedUsageView } from "../admission/deps.js";
 import type { ConfigSnapshot } from "../config/snapshot.js";
-import { AdmissionFastPath } from "./admission-fast-path.js";
 import { BodyBudget, DEFAULT_MAX_BUFFERED_BYTES } from "./body-budget.js";
 import { ConnectionTable } from "./connection-table.js";
 import { Drainer } from "./drain.js";
-import type { FallbackApp } from "./fallback-app.js";
+import type { WebhookApp } from "./fastify-app.js";
 import type { WebhookMetrics } from "./metrics.js";
-import { isAdmissionPath } from "../admission/http.js";
-import { CLIENT_CERT_REQUIRED, clientRefusal, rotatedContextOptions, serverTlsOptions, type TlsOptions } from "./tls-policy.js";
+import { rotatedContextOptions, serverTlsOptions, type TlsOptions } from "./tls-policy.js";
 
 export type { TlsOptions } from "./tls-policy.js";
 
@@ -62,22 +60,15 @@ export interface WebhookServer {
 
 const TEXT = "text/plain; charset=utf-8";
 
-/** Kubelet's probes and Knative's network probe: answered without a client certificate under --client-ca. */
-function isProbe(req: IncomingMessage): boolean {
-  const ua = req.headers["user-agent"];
-  return (typeof ua === "string" && ua.startsWith("kube-probe/")) || req.headers["k-network-probe"] === "probe";
-}
-
 /**
  * The HTTPS admission server (knative.dev/pkg webhook/webhook.go: (*Webhook).Run, ServeHTTP; knative.dev/pkg
- * network/handlers/drain.go: Drainer; docs/knative-behavior.md#envelope-and-http): probes, Content-Type, body limit,
- * mux, drain. A plain Node server whose listener hands AdmissionReviews to the fast path and everything else to a
- * Fastify instance (fallback-app.ts), which is built in the background once the server listens: the webhook answers
- * admission requests from its first moment, and a probe or odd request that arrives before Fastify is ready waits for
- * it.
+ * network/handlers/drain.go: Drainer; docs/knative-behavior.md#envelope-and-http). A Node HTTPS (or HTTP/2) server
+ * created, configured, listened with and closed here, whose every request goes through one Fastify instance
+ * (fastify-app.ts, through `serverFactory`). Fastify is built in the background once the server listens (loading
+ * it is a third of the webhook's startup): a request that arrives before it is ready waits for it.
  */
 export function createWebhookServer(opts: WebhookServerOptions): WebhookServer {
-  const { deps, logger, metrics } = opts;
+  const { logger } = opts;
   const drainer = new Drainer(opts.drainQuietPeriodMs);
   const requestTimeout = opts.requestTimeoutMs ?? 30_000;
   const headersTimeout = Math.min(opts.headersTimeoutMs ?? 10_000, requestTimeout === 0 ? Infinity : requestTimeout);
@@ -85,40 +76,38 @@ export function createWebhookServer(opts: WebhookServerOptions): WebhookServer {
   const maxBuffered = opts.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES;
   const bodyBudget = maxBuffered > 0 ? new BodyBudget(maxBuffered) : undefined;
   const connectionTable = (opts.maxConnections ?? 0) > 0 ? new ConnectionTable(opts.maxConnections as number) : undefined;
-  const fastPath = new AdmissionFastPath({
-    bodyBudget,
-    deps,
-    config: opts.config,
-    logger,
-    metrics,
-    drainer,
-    gatedUsage: opts.gatedUsage,
-    http2RequestTimeoutMs: opts.http2 === true ? requestTimeout : 0,
-  });
   // As Go's server (tlsHandshakeTimeout): the headers timeout bounds the TLS handshake too (Node's default: 120 s).
   const tlsOptions = { ...serverTlsOptions(opts.tls), ...(headersTimeout > 0 ? { handshakeTimeout: headersTimeout } : {}) };
 
-  let fallback: FallbackApp | undefined;
-  let fallbackLoading: Promise<FallbackApp> | undefined;
-  const loadFallback = (): Promise<FallbackApp> =>
-    (fallbackLoading ??= import("./fallback-app.js")
-      .then(({ buildFallbackApp }) => buildFallbackApp({ server: server as unknown as Server, fastPath, drainer, logger, metrics, notReadyReason: opts.notReadyReason, profile: () => opts.config().profile }))
-      .then((f) => (fallback = f)));
+  let handle: WebhookApp["handle"] | undefined;
+  let building: Promise<WebhookApp> | undefined;
+  const build = (): Promise<WebhookApp> =>
+    (building ??= import("./fastify-app.js")
+      .then(({ buildWebhookApp }) =>
+        buildWebhookApp({
+          server: server as unknown as Server,
+          deps: opts.deps,
+          config: opts.config,
+          gatedUsage: opts.gatedUsage,
+          drainer,
+          logger,
+          metrics: opts.metrics,
+          notReadyReason: opts.notReadyReason,
+          clientAuth: opts.tls.clientCa !== undefined && opts.tls.clientCa !== "",
+          bodyBudget,
+          http2RequestTimeoutMs: opts.http2 === true ? requestTimeout : 0,
+        }),
+      )
+      .then((a) => {
+        handle = a.handle;
+        return a;
+      }));
 
-  const clientAuth = opts.tls.clientCa !== undefined && opts.tls.clientCa !== "";
   const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
     connectionTable?.onRequest(req, res);
-    if (clientAuth && !isProbe(req) && clientRefusal(req.socket)) {
-      const path = (req.url ?? "").split("?")[0] ?? "";
-      metrics?.observeRejection(isAdmissionPath(path) ? path : "other", 403);
-      req.resume();
-      res.writeHead(403, { "content-type": TEXT }).end(CLIENT_CERT_REQUIRED);
-      return;
-    }
-    if (fastPath.tryHandle(req, res)) return;
-    if (fallback !== undefined) return fallback.handle(req, res);
-    loadFallback().then(
-      (f) => f.handle(req, res),
+    if (handle !== undefined) return handle(req, res);
+    build().then(
+      (a) => a.handle(req, res),
       (err: unknown) => {
         logger.error({ err }, "could not start the HTTP router");
         if (!res.headersSent) res.writeHead(500, { "content-type": TEXT }).end("internal error\n");
@@ -162,8 +151,8 @@ export function createWebhookServer(opts: WebhookServerOptions): WebhookServer {
       (server as { closeIdleConnections?: () => void }).closeIdleConnections?.();
       for (const session of sessions) session.close();
       await closed;
-      const f = fallback ?? (fallbackLoading === undefined ? undefined : await fallbackLoading.catch(() => undefined));
-      await f?.app.close();
+      const a = building === undefined ? undefined : await building.catch(() => undefined);
+      await a?.app.close();
     })());
 
   return {
@@ -182,7 +171,7 @@ export function createWebhookServer(opts: WebhookServerOptions): WebhookServer {
         });
       });
       // Probes come within seconds: have the router ready for them, after the listening socket.
-      setImmediate(() => void loadFallback().catch((err: unknown) => logger.error({ err }, "could not start the HTTP router")));
+      setImmediate(() => void build().catch((err: unknown) => logger.error({ err }, "could not start the HTTP router")));
       const addr = server.address();
       return { port: typeof addr === "object" && addr !== null ? addr.port : port };
     },

@@ -5,6 +5,8 @@ import { availableParallelism, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { createInterface } from "node:readline";
 import { beforeAll, describe, expect, it } from "vitest";
+import { usableCpus } from "../../src/cli/cpu-limit.js";
+import { resolveSettings } from "../../src/cli/options.js";
 import { parseWorkers } from "../../src/cli/workers.js";
 import { freePort, getText } from "../support/metrics-scrape.js";
 import { httpsCall, serviceReview } from "../support/webhook.js";
@@ -16,13 +18,20 @@ describe("--workers", () => {
   it.each([
     ["1", 1],
     ["2", 2],
-    ["0", availableParallelism()],
-  ])("reads %s as %d serving processes", (s, n) => {
-    expect(parseWorkers(s)).toBe(n);
+    ["auto", 3],
+    ["0", 3],
+  ])("reads %s as %d serving processes (3 CPUs usable)", (s, n) => {
+    expect(parseWorkers(s, () => 3)).toBe(n);
   });
 
-  it.each(["-1", "two", "1.5", "", "257"])("refuses %j with a message that says what is wanted", (s) => {
-    expect(() => parseWorkers(s)).toThrow(/--workers \(WEBHOOK_WORKERS\) must be a whole number from 0 to 256/);
+  it("sizes auto, the default, by the CPUs this process may use", () => {
+    expect(resolveSettings({}, {}).workers).toBe("auto");
+    expect(parseWorkers("auto")).toBe(usableCpus());
+    expect(usableCpus()).toBeLessThanOrEqual(availableParallelism());
+  });
+
+  it.each(["-1", "two", "1.5", "", "257", "AUTO"])("refuses %j with a message that says what is wanted", (s) => {
+    expect(() => parseWorkers(s)).toThrow(/--workers \(WEBHOOK_WORKERS\) must be auto or a whole number from 0 to 256/);
   });
 });
 

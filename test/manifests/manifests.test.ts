@@ -117,8 +117,10 @@ describe("the Deployment", () => {
     expect(container.ports).toContainEqual({ name: "https-webhook", containerPort: 8443 });
   });
 
-  it("requests 100m CPU and 100Mi memory", () => {
-    expect(container.resources.requests).toEqual({ cpu: "100m", memory: "100Mi" });
+  it("requests 100m CPU (the HPA's unit, as Knative's) and limits CPU to two, which --workers auto turns into two serving processes", () => {
+    expect(container.resources.requests).toEqual({ cpu: "100m", memory: "256Mi" });
+    expect(container.resources.limits).toEqual({ cpu: "2", memory: "1Gi" });
+    expect(container.env.find((e: { name: string }) => e.name === "WEBHOOK_WORKERS")).toBeUndefined();
   });
 
   it("runs non-root with a read-only root filesystem, no capabilities and the runtime's seccomp profile", () => {

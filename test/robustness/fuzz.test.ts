@@ -196,7 +196,7 @@ describe("fuzzing the admission handler", () => {
 });
 
 // ---------------------------------------------------------------------------------------------
-// Over HTTPS: the same bodies through the real server (TLS, the fast path, the 3 MiB limit).
+// Over HTTPS: the same bodies through the real server (TLS, the Fastify pipeline, the 3 MiB limit).
 
 interface Reply {
   status: number;

@@ -142,6 +142,16 @@ describe("HTTP envelope", () => {
     }
   });
 
+  // Go's mux routes by path alone and Knative's handler reads the body whatever the method.
+  it.each(["GET", "PUT", "DELETE", "OPTIONS", "PROPFIND"])("answers an AdmissionReview sent with %s", async (method) => {
+    const body = JSON.stringify(serviceReview({ uid: `m-${method}` }));
+    // Node's client frames a GET, DELETE or OPTIONS body only with an explicit Content-Length.
+    const headers = { "Content-Type": "application/json", "Content-Length": String(Buffer.byteLength(body)) };
+    const r = await httpsCall(wh.port, wh.ca, { method, path: "/defaulting", headers, body });
+    expect(r.status).toBe(200);
+    expect(JSON.parse(r.body).response.uid).toBe(`m-${method}`);
+  });
+
   it("answers kubelet probes on any path, before Content-Type checks", async () => {
     const r = await httpsCall(wh.port, wh.ca, { method: "GET", path: "/anything", headers: { "User-Agent": "kube-probe/1.31" } });
     expect(r.status).toBe(200);

@@ -79,10 +79,12 @@ describe("admission transport (HTTP/1.1)", () => {
  * http.MaxBytesReader and answers 400 (envelope/body-over-3mib/defaulting); 1.17 had no limit, and Duckbill answers
  * 413. Either way the answer comes as soon as the body is over the limit, and the connection is closed after it.
  */
-describe.each([
+const OVER_LIMIT_STATUS = [
   ["1.24", 400],
   ["1.17", 413],
-] as const)("admission transport (HTTP/1.1): a body over 3 MiB as Knative %s answers it (%i)", (version, status) => {
+] as const;
+
+describe.each(OVER_LIMIT_STATUS)("admission transport (HTTP/1.1): a body over 3 MiB as Knative %s answers it (%i)", (version, status) => {
   let wh: TestWebhook;
   beforeAll(async () => {
     wh = await startTestWebhook({ "knative-version": version });
@@ -151,6 +153,26 @@ describe.each([
   });
 });
 
+/** One HTTP/2 request on a session of its own; a stream the server resets after answering still resolves. */
+function h2(wh: TestWebhook, headers: Record<string, string>, body?: string | Buffer): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const session = http2Connect(`https://localhost:${wh.port}`, { ca: wh.ca, host: "127.0.0.1" } as never);
+    session.on("error", reject);
+    const stream = session.request(headers);
+    let status = 0;
+    let text = "";
+    const done = (): void => {
+      session.close();
+      resolve({ status, body: text });
+    };
+    stream.on("response", (h) => (status = Number(h[":status"])));
+    stream.on("data", (d: Buffer) => (text += d.toString("utf8")));
+    stream.on("end", done);
+    stream.on("error", (e) => (status !== 0 ? done() : reject(e)));
+    stream.end(body);
+  });
+}
+
 describe("admission transport (HTTP/2, --http2)", () => {
   let wh: TestWebhook;
   beforeAll(async () => {
@@ -158,33 +180,35 @@ describe("admission transport (HTTP/2, --http2)", () => {
   });
   afterAll(async () => wh.stop());
 
-  function h2(headers: Record<string, string>, body?: string): Promise<{ status: number; body: string }> {
-    return new Promise((resolve, reject) => {
-      const session = http2Connect(`https://localhost:${wh.port}`, { ca: wh.ca, host: "127.0.0.1" } as never);
-      session.on("error", reject);
-      const stream = session.request(headers);
-      let status = 0;
-      let text = "";
-      stream.on("response", (h) => (status = Number(h[":status"])));
-      stream.on("data", (d: Buffer) => (text += d.toString("utf8")));
-      stream.on("end", () => {
-        session.close();
-        resolve({ status, body: text });
-      });
-      stream.on("error", reject);
-      stream.end(body);
-    });
-  }
-
   it("answers an admission request over HTTP/2", async () => {
-    const r = await h2({ ":method": "POST", ":path": "/defaulting", "content-type": "application/json" }, JSON.stringify(serviceReview({ uid: "h2-uid" })));
+    const r = await h2(wh, { ":method": "POST", ":path": "/defaulting", "content-type": "application/json" }, JSON.stringify(serviceReview({ uid: "h2-uid" })));
     expect(r.status).toBe(200);
     expect(JSON.parse(r.body).response.uid).toBe("h2-uid");
   });
 
   it("answers kubelet probes and envelope rejections over HTTP/2", async () => {
-    expect((await h2({ ":method": "GET", ":path": "/", "user-agent": "kube-probe/1.31" })).status).toBe(200);
-    const r = await h2({ ":method": "POST", ":path": "/defaulting", "content-type": "text/plain" }, "{}");
+    expect((await h2(wh, { ":method": "GET", ":path": "/", "user-agent": "kube-probe/1.31" })).status).toBe(200);
+    const r = await h2(wh, { ":method": "POST", ":path": "/defaulting", "content-type": "text/plain" }, "{}");
     expect(r.status).toBe(415);
+  });
+});
+
+describe.each(OVER_LIMIT_STATUS)("admission transport (HTTP/2): a body over 3 MiB as Knative %s answers it (%i)", (version, status) => {
+  let wh: TestWebhook;
+  beforeAll(async () => {
+    wh = await startTestWebhook({ http2: "true", "knative-version": version });
+  });
+  afterAll(async () => wh.stop());
+
+  it("answers with the release's status, whether Content-Length announces the size or not, and the session keeps serving", async () => {
+    const big = Buffer.alloc(3 * 1024 * 1024 + 1, 0x20);
+    const announced: Record<string, string>[] = [{ "content-length": String(big.length) }, {}];
+    for (const headers of announced) {
+      const r = await h2(wh, { ":method": "POST", ":path": "/defaulting", "content-type": "application/json", ...headers }, big);
+      expect(r.status).toBe(status);
+      expect(r.body).toBe("could not decode body:http: request body too large\n");
+    }
+    const next = await h2(wh, { ":method": "POST", ":path": "/defaulting", "content-type": "application/json" }, JSON.stringify(serviceReview({ uid: "after-big" })));
+    expect(next.status).toBe(200);
   });
 });

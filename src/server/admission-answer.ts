@@ -1,0 +1,51 @@
+import type { FastifyReply } from "fastify";
+import type { Logger } from "pino";
+import type { AdmissionDeps, GatedUsageView, RequestEnv } from "../admission/deps.js";
+import { answerReview, type AdmissionPath, type HttpAnswer } from "../admission/http.js";
+import type { ConfigSnapshot } from "../config/snapshot.js";
+import { releaseAfterBody } from "./heap-release.js";
+import { admissionLogFields, rejectionLogFields } from "./log-fields.js";
+import type { WebhookMetrics } from "./metrics.js";
+
+export interface AnswerOptions {
+  readonly deps: AdmissionDeps;
+  readonly config: () => ConfigSnapshot;
+  /** `--impact-warnings`: the usage index handed to every request's env (absent: no impact warnings). */
+  readonly gatedUsage?: GatedUsageView;
+  readonly logger: Logger;
+  readonly metrics?: WebhookMetrics;
+}
+
+/**
+ * Answers a whole body sent to one of the three paths (knative.dev/pkg webhook/admission.go: admissionHandler):
+ * admission with the configuration snapshot in effect now, the answer, then the metric and the log line (the API
+ * server is waiting for the answer, not for them). `startedAt` is performance.now() when the request's headers
+ * arrived; `release` gives the body's bytes back to the --max-buffered-bytes budget once the answer is written.
+ * Never rejects.
+ */
+export async function answerAdmission(o: AnswerOptions, path: AdmissionPath, body: Buffer, reply: FastifyReply, startedAt: number, release: () => void): Promise<void> {
+  let answer: HttpAnswer;
+  try {
+    const env: RequestEnv = { config: o.config(), gatedUsage: o.gatedUsage };
+    answer = await answerReview(path, body, o.deps, env);
+  } catch (err) {
+    o.logger.error({ err, path }, "internal error while answering a request");
+    o.metrics?.observeRejection(path, 500);
+    void reply.code(500).type("text/plain; charset=utf-8").send("internal error\n");
+    release();
+    return;
+  }
+  const micros = Math.round((performance.now() - startedAt) * 1000);
+  // A string, not a Buffer: Node writes the head and a string body as one piece (one TLS write), a Buffer apart.
+  void reply.code(answer.status).type(answer.contentType).send(answer.body);
+  release();
+  const a = answer.admission;
+  if (a !== undefined) {
+    o.metrics?.observeAdmission(a, micros / 1e6, path);
+    o.logger.info(admissionLogFields(a, micros), "admission");
+  } else {
+    o.metrics?.observeRejection(path, answer.status);
+    o.logger.info(rejectionLogFields(path, answer.status, answer.body, micros), "rejected");
+  }
+  releaseAfterBody(body.length);
+}

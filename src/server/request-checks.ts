@@ -1,0 +1,60 @@
+import type { IncomingHttpHeaders } from "node:http";
+import { contentTypeRejection, isAdmissionPath, redirectOfUncleanPath, unknownPathRejection, type HttpAnswer } from "../admission/http.js";
+import type { KnativeProfile } from "../config/profile.js";
+import type { Drainer } from "./drain.js";
+
+/**
+ * What Knative's handler chain decides before any body is read, for every request: probes (knative.dev/pkg
+ * network/handlers/drain.go: (*Drainer).ServeHTTP), then Content-Type and the mux (knative.dev/pkg
+ * webhook/webhook.go: (*Webhook).ServeHTTP; golang/go src/net/http/server.go: ServeMux.Handler). The one onRequest
+ * hook of the Fastify app (fastify-app.ts) runs these; a request they let through is an admission request.
+ */
+
+const TEXT = "text/plain; charset=utf-8";
+
+/** The request target's path as Go's mux sees it: the query dropped, percent-decoded (as written when it cannot be). */
+export function requestPath(url: string): string {
+  const q = url.indexOf("?");
+  const raw = q === -1 ? url : url.slice(0, q);
+  if (!raw.includes("%")) return raw;
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return raw;
+  }
+}
+
+/** Kubelet's probes (`User-Agent: kube-probe/…`) and Knative's network probe (`K-Network-Probe: probe`). */
+export function isProbe(headers: IncomingHttpHeaders): boolean {
+  const ua = headers["user-agent"];
+  return (typeof ua === "string" && ua.startsWith("kube-probe/")) || headers["k-network-probe"] === "probe";
+}
+
+/**
+ * The answer to a probe (any path, any method): 503 while draining or not ready, else an empty 200 (no
+ * Content-Type, as Go writes a bare WriteHeader). Undefined: not a probe.
+ */
+export function probeAnswer(headers: IncomingHttpHeaders, drainer: Drainer, notReadyReason: (() => string | undefined) | undefined): (HttpAnswer & { headers?: Record<string, string> }) | undefined {
+  const ua = headers["user-agent"];
+  if (typeof ua === "string" && ua.startsWith("kube-probe/")) {
+    if (drainer.isDraining) return { status: 503, contentType: TEXT, body: "shutting down\n" };
+    const reason = notReadyReason?.();
+    if (reason !== undefined) return { status: 503, contentType: TEXT, body: `${reason}\n` };
+    return { status: 200, contentType: "", body: "" };
+  }
+  if (headers["k-network-probe"] === "probe") {
+    if (drainer.isDraining) return { status: 503, contentType: TEXT, body: "shutting down\n" };
+    const hash = headers["k-network-hash"];
+    if (typeof hash !== "string" || hash === "") return { status: 400, contentType: TEXT, body: 'a probe request must contain a non-empty "K-Network-Hash" header\n' };
+    return { status: 200, contentType: "", body: "", headers: { "K-Network-Hash": hash } };
+  }
+  return undefined;
+}
+
+/**
+ * 415 for any Content-Type but `application/json`, then, for a path that is none of the three, ServeMux's redirect
+ * to the clean path or Knative's 400; undefined for an admission request.
+ */
+export function envelopeRejection(contentType: string | undefined, path: string, profile: KnativeProfile): HttpAnswer | undefined {
+  return contentTypeRejection(contentType) ?? (isAdmissionPath(path) ? undefined : (redirectOfUncleanPath(path, profile) ?? unknownPathRejection(path)));
+}
