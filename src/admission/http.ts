@@ -115,7 +115,7 @@ export async function answerHttp(input: HttpInput, deps: AdmissionDeps, env: Req
 export async function answerReview(path: AdmissionPath, body: Buffer | string, deps: AdmissionDeps, env: RequestEnv): Promise<HttpAnswer> {
   const parsed = decodeFirstJsonValue(body);
   if (!parsed.ok) return textAnswer(400, `could not decode body:${parsed.error}`);
-  const decoded = decodeAdmissionReview(parsed.value);
+  const decoded = decodeAdmissionReview(parsed.value, env.config.profile);
   if (!decoded.ok) return textAnswer(400, `could not decode body:${decoded.error}`);
   const review = decoded.review;
   if (review.request === undefined) {

@@ -57,9 +57,10 @@ export interface KnativeProfile {
    */
   readonly labelKeyWording: boolean;
   /**
-   * Fields of the Kubernetes types (src/apis/k8s-types.ts, the union of the k8s.io/api releases Knative builds
-   * with) that the release's k8s.io/api does not have: its webhook's round trip drops them (a `remove` in the
-   * patch) and its field masks never see them. Keyed by type expression, JSON names.
+   * Fields of the Kubernetes types (src/apis/k8s-types.ts and admission-types.ts, the union of the k8s.io/api and
+   * k8s.io/apimachinery releases Knative builds with) that the release's do not have: its webhook's round trip drops
+   * them (a `remove` in the patch), its field masks never see them and its decoder does not type-check them (the
+   * AdmissionReview's `response.status.metadata.shardInfo`, apimachinery v0.36). Keyed by type expression, JSON names.
    */
   readonly unknownK8sFields: Readonly<Record<string, readonly string[]>>;
   /**
@@ -216,16 +217,17 @@ const TEMPLATE_NETWORKING_ANNOTATIONS: readonly string[] = Object.freeze([
 const PROBES_1_17: ProbeRules = Object.freeze({ terminationGracePeriodSeconds: false, validateStartupProbes: false });
 const PROBES_1_23: ProbeRules = Object.freeze({ terminationGracePeriodSeconds: true, validateStartupProbes: true });
 
-/** k8s.io/api v0.31 (serving v0.44.2): none of the fields added by Kubernetes 1.32–1.36. */
+/** k8s.io/api and apimachinery v0.31 (serving v0.44.2): none of the fields added by Kubernetes 1.32–1.36. */
 const UNKNOWN_K8S_FIELDS_1_17 = Object.freeze({
   "core.PodSpec": ["resources", "hostnameOverride", "workloadRef", "schedulingGroup"],
   "core.Container": ["restartPolicyRules"],
   "core.EnvVarSource": ["fileKeyRef"],
   "core.PodSecurityContext": ["seLinuxChangePolicy"],
   "core.Lifecycle": ["stopSignal"],
+  "meta.ListMeta": ["shardInfo"],
 });
-/** k8s.io/api v0.34 (serving v0.50.0): PodSpec.schedulingGroup is Kubernetes 1.36's. */
-const UNKNOWN_K8S_FIELDS_1_23 = Object.freeze({ "core.PodSpec": ["schedulingGroup"] });
+/** k8s.io/api and apimachinery v0.35 (serving v0.50.0): PodSpec.schedulingGroup and ListMeta.shardInfo are Kubernetes 1.36's. */
+const UNKNOWN_K8S_FIELDS_1_23 = Object.freeze({ "core.PodSpec": ["schedulingGroup"], "meta.ListMeta": ["shardInfo"] });
 /** k8s.io/api v0.36 (serving v0.51.0): PodSpec.workloadRef is gone again (replaced by schedulingGroup). */
 const UNKNOWN_K8S_FIELDS_1_24 = Object.freeze({ "core.PodSpec": ["workloadRef"] });
 
