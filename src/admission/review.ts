@@ -33,6 +33,11 @@ export interface AdmissionRequest {
   readonly object: unknown;
   readonly oldObject: unknown;
   readonly dryRun: boolean;
+  /**
+   * `request.object`'s JSON text as sent (Go's RawExtension.Raw), for the messages that quote it; absent where the
+   * request was not decoded from a body (the object is then written out with stringifyJson).
+   */
+  readonly objectText?: () => string | undefined;
 }
 
 export interface AdmissionReviewIn {
@@ -205,8 +210,9 @@ function decodeUser(obj: Record<string, unknown>, d: Decoding, into: MutableUser
 
 type MutableRequest = { -readonly [K in keyof AdmissionRequest]: AdmissionRequest[K] } & { kind: GroupVersionKind & StringFields; resource: AdmissionRequest["resource"] & StringFields; userInfo: MutableUser };
 
-function emptyRequest(): MutableRequest {
+function emptyRequest(objectText: AdmissionRequest["objectText"]): MutableRequest {
   return {
+    objectText,
     uid: "",
     kind: { group: "", version: "", kind: "" },
     resource: { group: "", version: "", resource: "" },
@@ -282,9 +288,9 @@ const responseType = goTypeOf("*admission.AdmissionResponse");
 
 /**
  * Decodes a parsed body into an AdmissionReview (see the module comment). `object` and `oldObject` are the body's
- * own values, not copies; undefined when absent or null.
+ * own values, not copies; undefined when absent or null. `objectText` becomes the request's.
  */
-export function decodeAdmissionReview(body: unknown, profile: KnativeProfile = DEFAULT_PROFILE): ReviewDecodeResult {
+export function decodeAdmissionReview(body: unknown, profile: KnativeProfile = DEFAULT_PROFILE, objectText?: () => string | undefined): ReviewDecodeResult {
   if (!isObject(body)) {
     if (body === null) return { ok: true, review: { apiVersion: "", kind: "", request: undefined } };
     return { ok: false, error: `json: cannot unmarshal ${jsonKindOf(body)} into Go value of type v1.AdmissionReview` };
@@ -307,7 +313,7 @@ export function decodeAdmissionReview(body: unknown, profile: KnativeProfile = D
       case "request":
         // *AdmissionRequest: null is nil.
         if (v === null) request = undefined;
-        else if (d.struct(v, "AdmissionReview", "request", "v1.AdmissionRequest")) decodeRequest(v, d, (request ??= emptyRequest()));
+        else if (d.struct(v, "AdmissionReview", "request", "v1.AdmissionRequest")) decodeRequest(v, d, (request ??= emptyRequest(objectText)));
         break;
       case "response": {
         if (d.error !== undefined) break;
