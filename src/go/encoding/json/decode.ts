@@ -266,8 +266,23 @@ function firstOutOfRangeInteger(v: unknown): bigint | undefined {
   return undefined;
 }
 
+/**
+ * The omitempty slice, map and []byte fields of decoded structs that held a non-nil empty value (`[]`, `{}`, `""`):
+ * json.Marshal drops them as it drops nil ones, so the marshalled form decodeGo returns does not show them, but Go
+ * tells them from nil (`x == nil`, go-cmp's comparison in knative.dev/pkg apis.CheckDisallowedFields). Keyed by the
+ * struct's decoded object; nothing is recorded for the (nearly all) objects without such a field.
+ */
+const EMPTY_NOT_NIL = new WeakMap<object, Set<string>>();
+
+/** The JSON names of `obj`'s omitempty fields that decoded to a non-nil empty slice, map or []byte. */
+export function emptyNotNilFields(obj: object): ReadonlySet<string> | undefined {
+  return EMPTY_NOT_NIL.get(obj);
+}
+
 function decodeStruct(t: StructType, v: JsonObject, cur: unknown): JsonObject {
   const out: JsonObject = isJsonObject(cur) ? cur : {};
+  // A struct decoded into again (a repeated key) may have recorded fields already.
+  let emptyNotNil = out === cur ? EMPTY_NOT_NIL.get(out) : undefined;
   const tracking = state.tracking;
   const outerStruct = state.struct;
   const depth = state.fields.length;
@@ -293,8 +308,15 @@ function decodeStruct(t: StructType, v: JsonObject, cur: unknown): JsonObject {
     if (next === undefined || (f.omitEmpty && isEmpty(f.emptiness, next))) {
       // Absent means Go's zero value here; omitempty fields stay absent, others are filled in below.
       if (existing !== undefined) delete out[f.name];
+      if (next !== undefined && f.emptiness === "length") {
+        if (emptyNotNil === undefined) EMPTY_NOT_NIL.set(out, (emptyNotNil = new Set()));
+        emptyNotNil.add(f.name);
+      } else {
+        emptyNotNil?.delete(f.name);
+      }
     } else {
       out[f.name] = next;
+      emptyNotNil?.delete(f.name);
     }
     if (tracking) {
       state.fields.length = depth;
