@@ -2,8 +2,10 @@ import { decodeGo } from "../go/encoding/json/index.js";
 import { configMapType } from "../apis/knative-types.js";
 import { formatGvk } from "../apis/gvk.js";
 import { FEATURES_CONFIG_NAME, parseFeaturesConfig } from "../config/features.js";
+import { DEFAULT_PROFILE } from "../config/profile.js";
 import type { FeaturesConfig } from "../config/types.js";
 import { impactWarnings, type GatedUsageView } from "../serving/gated-usage.js";
+import { decodeOptionsOf } from "./decode-options.js";
 import type { AdmissionDeps, RequestEnv } from "./deps.js";
 import { ALLOWED, deny, type Decision } from "./response.js";
 import type { AdmissionRequest } from "./review.js";
@@ -17,7 +19,7 @@ function stringMap(v: unknown): Readonly<Record<string, string>> {
 /** The flags before the change: the review's oldObject on UPDATE, else the snapshot in effect (or defaults). */
 function previousFeatures(req: AdmissionRequest, env: RequestEnv): FeaturesConfig {
   if (req.operation === "UPDATE" && req.oldObject !== undefined && req.oldObject !== null) {
-    const r = decodeGo(configMapType, req.oldObject);
+    const r = decodeGo(configMapType, req.oldObject, decodeOptionsOf(env.config.profile));
     if (r.ok) return parseFeaturesConfig(stringMap((r.value as { data?: unknown }).data), env.config.profile);
   }
   return env.config.admission.features;
@@ -44,7 +46,9 @@ export function admitConfigMap(req: AdmissionRequest, deps: AdmissionDeps, env?:
   let data = EMPTY;
   let annotations = EMPTY;
   if (req.object !== undefined) {
-    const r = decodeGo(configMapType, req.object);
+    // The ConfigMap is decoded as the release's Go decodes it: Go 1.24+ names the embedded TypeMeta in error paths
+    // (`ConfigMap.TypeMeta.kind`; golang/go src/encoding/json/decode.go (*decodeState).object).
+    const r = decodeGo(configMapType, req.object, decodeOptionsOf(env?.config.profile ?? DEFAULT_PROFILE));
     if (!r.ok) return deny(`validation failed: cannot decode incoming new object: ${r.error}`);
     const cm = r.value as { metadata?: { name?: string; annotations?: unknown }; data?: unknown };
     name = cm.metadata?.name ?? "";

@@ -1,4 +1,5 @@
 import { markGoStrings } from "../go/encoding/json/go-strings.js";
+import { rawMemberText } from "../go/encoding/json/raw-member.js";
 import { decodeFirstJsonValue } from "../go/encoding/json/stream.js";
 import { DEFAULT_KNATIVE_VERSION, PROFILES, type KnativeProfile } from "../config/profile.js";
 import { muxCleanPath } from "../go/net/http/clean-path.js";
@@ -111,11 +112,13 @@ export async function answerHttp(input: HttpInput, deps: AdmissionDeps, env: Req
   return answerReview(input.path, input.body, deps, env);
 }
 
+const REQUEST_OBJECT = ["request", "object"] as const;
+
 /** Decodes and answers an AdmissionReview body sent to one of the three admission paths. */
 export async function answerReview(path: AdmissionPath, body: Buffer | string, deps: AdmissionDeps, env: RequestEnv): Promise<HttpAnswer> {
   const parsed = decodeFirstJsonValue(body);
   if (!parsed.ok) return textAnswer(400, `could not decode body:${parsed.error}`);
-  const decoded = decodeAdmissionReview(parsed.value);
+  const decoded = decodeAdmissionReview(parsed.value, env.config.profile, () => rawMemberText(body, REQUEST_OBJECT));
   if (!decoded.ok) return textAnswer(400, `could not decode body:${decoded.error}`);
   const review = decoded.review;
   if (review.request === undefined) {

@@ -1,4 +1,6 @@
 import { formatGvk } from "../apis/gvk.js";
+import { unstructuredDecodeError } from "../go/apimachinery/unstructured.js";
+import { stringifyJson } from "../go/encoding/json/json-bigint.js";
 import type { RequestContext } from "../serving/context.js";
 import type { AdmissionDeps, RequestEnv } from "./deps.js";
 import { decodeObject } from "./objects.js";
@@ -41,6 +43,10 @@ export async function admitValidation(req: AdmissionRequest, deps: AdmissionDeps
     if (errors !== undefined) return deny(`validation failed: ${errors.error()}`, warnings);
   }
   if (rules.callback !== undefined) {
+    // knative.dev/pkg validation_admit.go callback: the callback gets request.object decoded as an Unstructured,
+    // which needs a Kind.
+    const undecodable = unstructuredDecodeError(req.object as Record<string, unknown>, () => req.objectText?.() ?? stringifyJson(req.object));
+    if (undecodable !== undefined) return deny(`validation callback failed: cannot decode incoming new object: ${undecodable}`, warnings);
     const failure = await rules.callback(obj, ctx);
     if (failure !== undefined) return deny(`validation callback failed: ${failure}`, warnings);
   }

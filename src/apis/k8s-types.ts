@@ -16,11 +16,11 @@ export const k8sStructs: StructTable = {
   // Fields of later k8s.io/api releases (v0.32–v0.36), known only to the Knative releases built with them:
   // config/profile.ts `unknownK8sFields` says which release lacks which (k8s.io/api core/v1/types.go).
   "core.ContainerRestartRule": [
-    "action string omitempty",
+    "action core.ContainerRestartRuleAction omitempty",
     "exitCodes *core.ContainerRestartRuleOnExitCodes omitempty",
   ],
   "core.ContainerRestartRuleOnExitCodes": [
-    "operator string omitempty",
+    "operator core.ContainerRestartRuleOnExitCodesOperator omitempty",
     "values []int32 omitempty",
   ],
   "core.FileKeySelector": [
@@ -184,7 +184,7 @@ export const k8sStructs: StructTable = {
     "fsGroupChangePolicy *core.PodFSGroupChangePolicy omitempty",
     "seccompProfile *core.SeccompProfile omitempty",
     "appArmorProfile *core.AppArmorProfile omitempty",
-    "seLinuxChangePolicy *string omitempty",
+    "seLinuxChangePolicy *core.PodSELinuxChangePolicy omitempty",
   ],
   "core.LocalObjectReference": [
     "name string omitempty",
@@ -317,7 +317,7 @@ export const k8sStructs: StructTable = {
   "core.Lifecycle": [
     "postStart *core.LifecycleHandler omitempty",
     "preStop *core.LifecycleHandler omitempty",
-    "stopSignal *string omitempty",
+    "stopSignal *core.Signal omitempty",
   ],
   "core.SecurityContext": [
     "capabilities *core.Capabilities omitempty",
@@ -774,6 +774,11 @@ export const k8sStructs: StructTable = {
 };
 
 export const k8sNamedTypes: NamedTypeTable = {
+  // Named types of the later fields above (k8s.io/api core/v1/types.go v0.32–v0.36).
+  "core.ContainerRestartRuleAction": "string",
+  "core.ContainerRestartRuleOnExitCodesOperator": "string",
+  "core.PodSELinuxChangePolicy": "string",
+  "core.Signal": "string",
   "core.AppArmorProfileType": "string",
   "core.AzureDataDiskCachingMode": "string",
   "core.AzureDataDiskKind": "string",

@@ -5,6 +5,7 @@
  * pins. Kubernetes types come from k8s-types.ts.
  */
 import { GoTypeRegistry, type GoType, type NamedTypeTable, type StructTable } from "../go/encoding/json/types.js";
+import { admissionNamedTypes, admissionStructs } from "./admission-types.js";
 import { k8sNamedTypes, k8sStructs } from "./k8s-types.js";
 
 const OBJECT_HEAD = ["^ meta.TypeMeta", "metadata meta.ObjectMeta omitempty"] as const;
@@ -176,6 +177,8 @@ const knativeNamedTypes: NamedTypeTable = {
 
 /** Table package alias → Go package name (the prefix of type names in Go's error messages). */
 const PACKAGES = {
+  admission: "v1",
+  authentication: "v1",
   core: "v1",
   meta: "v1",
   types: "types",
@@ -189,7 +192,7 @@ const PACKAGES = {
   time: "time",
 } as const;
 
-const registry = new GoTypeRegistry({ ...k8sStructs, ...knativeStructs }, { ...k8sNamedTypes, ...knativeNamedTypes }, PACKAGES);
+const registry = new GoTypeRegistry({ ...k8sStructs, ...admissionStructs, ...knativeStructs }, { ...k8sNamedTypes, ...admissionNamedTypes, ...knativeNamedTypes }, PACKAGES);
 
 const KINDS: ReadonlyArray<readonly [gvk: string, type: string]> = [
   ["serving.knative.dev/v1, Kind=Service", "serving.Service"],

@@ -57,9 +57,10 @@ export interface KnativeProfile {
    */
   readonly labelKeyWording: boolean;
   /**
-   * Fields of the Kubernetes types (src/apis/k8s-types.ts, the union of the k8s.io/api releases Knative builds
-   * with) that the release's k8s.io/api does not have: its webhook's round trip drops them (a `remove` in the
-   * patch) and its field masks never see them. Keyed by type expression, JSON names.
+   * Fields of the Kubernetes types (src/apis/k8s-types.ts and admission-types.ts, the union of the k8s.io/api and
+   * k8s.io/apimachinery releases Knative builds with) that the release's do not have: its webhook's round trip drops
+   * them (a `remove` in the patch), its field masks never see them and its decoder does not type-check them (the
+   * AdmissionReview's `response.status.metadata.shardInfo`, apimachinery v0.36). Keyed by type expression, JSON names.
    */
   readonly unknownK8sFields: Readonly<Record<string, readonly string[]>>;
   /**
@@ -207,8 +208,12 @@ const VOLUMES_1_23: VolumeRules = Object.freeze({
   writableSources: Object.freeze(["emptyDir", "persistentVolumeClaim", "ephemeral"]),
 });
 
-/** knative.dev/networking (v0.50.0) metadata_validation.go: the annotations ValidateAnnotations lets through. */
-const TEMPLATE_NETWORKING_ANNOTATIONS: readonly string[] = Object.freeze([
+/**
+ * knative.dev/networking pkg/apis/networking/metadata_validation.go: allowedAnnotations, the annotations
+ * ValidateAnnotations lets through (the same in the networking of serving v0.44.2, v0.50.0 and v0.51.0): checked on
+ * ServerlessServices in every release, on revision templates from serving v0.48.0 (templateNetworkingAnnotations).
+ */
+export const NETWORKING_ANNOTATIONS: readonly string[] = Object.freeze([
   "networking.knative.dev/ingress.class",
   "networking.knative.dev/ingress-class",
   "networking.knative.dev/certificate.class",
@@ -223,16 +228,17 @@ const TEMPLATE_NETWORKING_ANNOTATIONS: readonly string[] = Object.freeze([
 const PROBES_1_17: ProbeRules = Object.freeze({ terminationGracePeriodSeconds: false, validateStartupProbes: false });
 const PROBES_1_23: ProbeRules = Object.freeze({ terminationGracePeriodSeconds: true, validateStartupProbes: true });
 
-/** k8s.io/api v0.31 (serving v0.44.2): none of the fields added by Kubernetes 1.32–1.36. */
+/** k8s.io/api and apimachinery v0.31 (serving v0.44.2): none of the fields added by Kubernetes 1.32–1.36. */
 const UNKNOWN_K8S_FIELDS_1_17 = Object.freeze({
   "core.PodSpec": ["resources", "hostnameOverride", "workloadRef", "schedulingGroup"],
   "core.Container": ["restartPolicyRules"],
   "core.EnvVarSource": ["fileKeyRef"],
   "core.PodSecurityContext": ["seLinuxChangePolicy"],
   "core.Lifecycle": ["stopSignal"],
+  "meta.ListMeta": ["shardInfo"],
 });
-/** k8s.io/api v0.34 (serving v0.50.0): PodSpec.schedulingGroup is Kubernetes 1.36's. */
-const UNKNOWN_K8S_FIELDS_1_23 = Object.freeze({ "core.PodSpec": ["schedulingGroup"] });
+/** k8s.io/api and apimachinery v0.35 (serving v0.50.0): PodSpec.schedulingGroup and ListMeta.shardInfo are Kubernetes 1.36's. */
+const UNKNOWN_K8S_FIELDS_1_23 = Object.freeze({ "core.PodSpec": ["schedulingGroup"], "meta.ListMeta": ["shardInfo"] });
 /** k8s.io/api v0.36 (serving v0.51.0): PodSpec.workloadRef is gone again (replaced by schedulingGroup). */
 const UNKNOWN_K8S_FIELDS_1_24 = Object.freeze({ "core.PodSpec": ["workloadRef"] });
 
@@ -241,8 +247,8 @@ const GO_1_26: Toolchain = Object.freeze({ go: "go1.26", jsonEmbeddedFieldNames:
 
 export const PROFILES: Readonly<Record<KnativeVersion, KnativeProfile>> = Object.freeze({
   "1.17": Object.freeze({ version: "1.17", servingModule: "knative.dev/serving v0.44.2", bodyTooLargeStatus: 413, unvalidatedConfigMaps: [], volumes: VOLUMES_1_17, securePodDefaults: SECURE_POD_DEFAULTS_1_17, configMapParse: CONFIGMAP_PARSE_1_17, observabilitySchema: "opencensus", deploymentBoolKeys: [], probes: PROBES_1_17, labelKeyWording: false, unknownK8sFields: UNKNOWN_K8S_FIELDS_1_17, podSpecDryRun: "flag", namespaceOwnerController: true, webhookMetrics: "opencensus", controllerFlags: [], toolchain: GO_1_23 }),
-  "1.23": Object.freeze({ version: "1.23", servingModule: "knative.dev/serving v0.50.0", bodyTooLargeStatus: 400, unvalidatedConfigMaps: ["config-tracing"], volumes: VOLUMES_1_23, securePodDefaults: SECURE_POD_DEFAULTS_1_20, configMapParse: CONFIGMAP_PARSE_1_19, observabilitySchema: "opentelemetry", deploymentBoolKeys: ["pod-is-always-schedulable"], templateNetworkingAnnotations: TEMPLATE_NETWORKING_ANNOTATIONS, probes: PROBES_1_23, labelKeyWording: true, unknownK8sFields: UNKNOWN_K8S_FIELDS_1_23, podSpecDryRun: "request", namespaceOwnerController: false, webhookMetrics: "opentelemetry", controllerFlags: [], toolchain: GO_1_26 }),
-  "1.24": Object.freeze({ version: "1.24", servingModule: "knative.dev/serving v0.51.0", bodyTooLargeStatus: 400, unvalidatedConfigMaps: ["config-tracing"], volumes: VOLUMES_1_23, securePodDefaults: SECURE_POD_DEFAULTS_1_20, configMapParse: CONFIGMAP_PARSE_1_19, observabilitySchema: "opentelemetry", deploymentBoolKeys: ["pod-is-always-schedulable"], templateNetworkingAnnotations: TEMPLATE_NETWORKING_ANNOTATIONS, probes: PROBES_1_23, labelKeyWording: true, unknownK8sFields: UNKNOWN_K8S_FIELDS_1_24, podSpecDryRun: "request", namespaceOwnerController: false, webhookMetrics: "opentelemetry", controllerFlags: ["domainmapping-direct-route-traffic"], toolchain: GO_1_26 }),
+  "1.23": Object.freeze({ version: "1.23", servingModule: "knative.dev/serving v0.50.0", bodyTooLargeStatus: 400, unvalidatedConfigMaps: ["config-tracing"], volumes: VOLUMES_1_23, securePodDefaults: SECURE_POD_DEFAULTS_1_20, configMapParse: CONFIGMAP_PARSE_1_19, observabilitySchema: "opentelemetry", deploymentBoolKeys: ["pod-is-always-schedulable"], templateNetworkingAnnotations: NETWORKING_ANNOTATIONS, probes: PROBES_1_23, labelKeyWording: true, unknownK8sFields: UNKNOWN_K8S_FIELDS_1_23, podSpecDryRun: "request", namespaceOwnerController: false, webhookMetrics: "opentelemetry", controllerFlags: [], toolchain: GO_1_26 }),
+  "1.24": Object.freeze({ version: "1.24", servingModule: "knative.dev/serving v0.51.0", bodyTooLargeStatus: 400, unvalidatedConfigMaps: ["config-tracing"], volumes: VOLUMES_1_23, securePodDefaults: SECURE_POD_DEFAULTS_1_20, configMapParse: CONFIGMAP_PARSE_1_19, observabilitySchema: "opentelemetry", deploymentBoolKeys: ["pod-is-always-schedulable"], templateNetworkingAnnotations: NETWORKING_ANNOTATIONS, probes: PROBES_1_23, labelKeyWording: true, unknownK8sFields: UNKNOWN_K8S_FIELDS_1_24, podSpecDryRun: "request", namespaceOwnerController: false, webhookMetrics: "opentelemetry", controllerFlags: ["domainmapping-direct-route-traffic"], toolchain: GO_1_26 }),
 });
 
 /**

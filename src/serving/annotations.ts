@@ -3,7 +3,7 @@
  * Knative's `kmap.KeyPriority` lookup, and the second-precision duration annotations (rollout duration and
  * progress deadline, docs/knative-behavior.md#duration-annotations).
  */
-import { errInvalidValue, FieldError } from "../apis/field-error.js";
+import { also, CURRENT_FIELD, errInvalidKeyName, errInvalidValue, FieldError } from "../apis/field-error.js";
 import { parseDuration } from "../go/time/duration.js";
 
 const NANOS_PER_SECOND = 1_000_000_000n;
@@ -79,4 +79,19 @@ function validateSecondsDuration(
   if (!isWholeSeconds(nanos)) return new FieldError({ message: `${label}=${value} is not at second precision`, paths: [key] });
   if (nanos < 0n) return new FieldError({ message: `${label}=${value} must be positive`, paths: [key] });
   return undefined;
+}
+
+/**
+ * knative.dev/networking pkg/apis/networking/metadata_validation.go: ValidateAnnotations, which ServerlessService's
+ * Validate calls, and RevisionTemplateSpec.Validate from serving v0.48.0: a key that starts with
+ * `networking.knative.dev` (a plain string prefix: `networking.knative.devx/…` too) and is not one of `allowed` (the
+ * release's allowedAnnotations; undefined: not checked) is an invalid key name.
+ */
+export function validateNetworkingAnnotations(annotations: Record<string, string> | undefined, allowed: readonly string[] | undefined): FieldError | undefined {
+  if (annotations === undefined || allowed === undefined) return undefined;
+  let errs: FieldError | undefined;
+  for (const key of Object.keys(annotations)) {
+    if (key.startsWith("networking.knative.dev") && !allowed.includes(key)) errs = also(errs, errInvalidKeyName(key, CURRENT_FIELD));
+  }
+  return errs;
 }

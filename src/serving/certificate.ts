@@ -18,7 +18,8 @@ function validateSpec(spec: KObject): FieldError | undefined {
   });
   if (typeof spec.secretName !== "string" || spec.secretName === "") errs = also(errs, errMissingField("secretName"));
   const domain = typeof spec.domain === "string" ? spec.domain : "";
-  if (domain !== "" && !dnsNames.some((n) => n === domain || (typeof n === "string" && n.endsWith(`.${domain}`)))) {
+  // Only against dnsNames there are: without any, the missing dnsNames is the error.
+  if (domain !== "" && dnsNames.length !== 0 && !dnsNames.some((n) => n === domain || (typeof n === "string" && n.endsWith(`.${domain}`)))) {
     // Knative puts the explanation where the path goes (docs/knative-behavior.md#internal-kinds).
     errs = also(errs, errInvalidValue("domain", "domain must be a suffix of, or match exactly, at least one entry in dnsNames"));
   }

@@ -10,7 +10,7 @@ import { validateObjectMetadata } from "./object-metadata.js";
 import { validateOwnerLabel } from "./owner-labels.js";
 import { defaultConfigurationSpec } from "./revision-defaults.js";
 import { validateRevisionTemplate, verifyTemplateNameChange } from "./revision-template.js";
-import { setUserInfo, validateCreatorAndModifier } from "./user-info.js";
+import { setUserInfo, SPEC_TYPES, validateCreatorAndModifier } from "./user-info.js";
 
 const SERVICE_LABEL = "serving.knative.dev/service";
 
@@ -20,7 +20,7 @@ export function setConfigurationDefaults(cfg: KObject, ctx: RequestContext): voi
   const previousSpec = asObject(oldObjectOf(ctx.oldObject)?.spec);
   const spec = ensureObject(cfg, "spec");
   defaultConfigurationSpec(spec, ctx, meta, previousSpec);
-  if (!hasOwnerReferences(cfg)) setUserInfo(cfg, previousSpec, spec, ctx);
+  if (!hasOwnerReferences(cfg)) setUserInfo(cfg, previousSpec, spec, ctx, SPEC_TYPES.Configuration);
 }
 
 /** (*Configuration).Validate. */
@@ -34,7 +34,7 @@ export function validateConfiguration(cfg: KObject, ctx: RequestContext): FieldE
   }
   if (ctx.operation === "UPDATE") {
     const original = oldObjectOf(ctx.oldObject) ?? {};
-    if (!hasOwnerReferences(cfg)) errs = also(errs, validateCreatorAndModifier(original, cfg, ctx));
+    if (!hasOwnerReferences(cfg)) errs = also(errs, validateCreatorAndModifier(original, cfg, ctx, SPEC_TYPES.Configuration));
     errs = also(errs, verifyTemplateNameChange(asObject(spec.template), asObject(asObject(original.spec)?.template))?.viaField("spec.template"));
   }
   return errs;

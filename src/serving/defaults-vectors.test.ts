@@ -19,7 +19,7 @@ import type { AdmissionConfig, DefaultsConfig } from "../config/types.js";
 import type { RequestContext, UserInfo } from "./context.js";
 import { defaultConfigurationSpec, defaultRevisionSpec } from "./revision-defaults.js";
 import { defaultRouteTraffic, defaultServiceTraffic } from "./traffic-defaults.js";
-import { setUserInfo } from "./user-info.js";
+import { setUserInfo, SPEC_TYPES } from "./user-info.js";
 
 type JsonObject = Record<string, unknown>;
 
@@ -113,18 +113,18 @@ function setDefaults(kind: string, obj: JsonObject, ctx: RequestContext): void {
     case "Service":
       defaultConfigurationSpec(spec, ctx, meta, previousSpec);
       defaultServiceTraffic(spec);
-      setUserInfo(obj, previousSpec, spec, ctx);
+      setUserInfo(obj, previousSpec, spec, ctx, SPEC_TYPES.Service);
       return;
     case "Configuration":
       defaultConfigurationSpec(spec, ctx, meta, previousSpec);
-      if (unowned(obj)) setUserInfo(obj, previousSpec, spec, ctx);
+      if (unowned(obj)) setUserInfo(obj, previousSpec, spec, ctx, SPEC_TYPES.Configuration);
       return;
     case "Revision":
       if (ctx.operation !== "UPDATE") defaultRevisionSpec(spec, ctx, undefined);
       return;
     case "Route":
       defaultRouteTraffic(spec);
-      if (unowned(obj)) setUserInfo(obj, previousSpec, spec, ctx);
+      if (unowned(obj)) setUserInfo(obj, previousSpec, spec, ctx, SPEC_TYPES.Route);
       return;
   }
 }

@@ -7,7 +7,7 @@ import { goQuote } from "../go/strconv/quote.js";
 import { isFullyQualifiedDomainName } from "../go/apimachinery/validation.js";
 import type { RequestContext } from "./context.js";
 import { asObject, ensureObject, metadataOf, oldObjectOf, type KObject } from "./kobject.js";
-import { setUserInfo, validateCreatorAndModifier } from "./user-info.js";
+import { setUserInfo, SPEC_TYPES, validateCreatorAndModifier } from "./user-info.js";
 
 /** Knative reads the cluster domain from resolv.conf; Duckbill's fixed default matches a standard cluster. */
 export const CLUSTER_DOMAIN = "cluster.local";
@@ -28,7 +28,7 @@ export function setDomainMappingDefaults(dm: KObject, ctx: RequestContext): void
     if (ns !== "") ref.namespace = ns;
   }
   const previousSpec = ctx.operation === "UPDATE" ? asObject(oldObjectOf(ctx.oldObject)?.spec) : undefined;
-  setUserInfo(dm, previousSpec, spec, ctx);
+  setUserInfo(dm, previousSpec, spec, ctx, SPEC_TYPES.DomainMapping);
 }
 
 /** (*DomainMapping).Validate. */
@@ -36,7 +36,7 @@ export function validateDomainMapping(dm: KObject, ctx: RequestContext): FieldEr
   const meta = metadataOf(dm);
   let errs = validateMetadata(meta)?.viaField("metadata");
   errs = also(errs, validateRef(asObject(asObject(dm.spec)?.ref), str(meta.namespace))?.viaField("spec.ref"));
-  if (ctx.operation === "UPDATE") errs = also(errs, validateCreatorAndModifier(oldObjectOf(ctx.oldObject) ?? {}, dm, ctx));
+  if (ctx.operation === "UPDATE") errs = also(errs, validateCreatorAndModifier(oldObjectOf(ctx.oldObject) ?? {}, dm, ctx, SPEC_TYPES.DomainMapping));
   return errs;
 }
 

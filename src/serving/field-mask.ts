@@ -13,6 +13,7 @@
  */
 import { errDisallowedFields, type FieldError } from "../apis/field-error.js";
 import { compareByteOrder } from "../go/strings/compare.js";
+import { emptyNotNilFields } from "../go/encoding/json/index.js";
 import type { GoType, StructType } from "../go/encoding/json/types.js";
 import { goTypeOf } from "../apis/knative-types.js";
 import type { Int64 } from "../config/types.js";
@@ -74,6 +75,13 @@ export function checkDisallowedFields(obj: JsonObject | undefined, mask: FieldMa
     if (found === undefined) found = [name];
     else if (!found.includes(name)) found.push(name);
   }
+  // `[]` and `{}` are set too, though json.Marshal (and so the decoded object) drops them.
+  for (const key of emptyNotNilFields(obj) ?? NO_NAMES) {
+    if (mask.allowed.has(key) || !mask.type.exact.has(key) || mask.copiedIf?.(key, []) === true) continue;
+    const name = mask.inline.has(key) ? "" : key;
+    if (found === undefined) found = [name];
+    else if (!found.includes(name)) found.push(name);
+  }
   if (found === undefined) return undefined;
   found.sort(compareByteOrder);
   return errDisallowedFields(...found);
@@ -111,6 +119,9 @@ export function isGoZero(value: unknown, type: GoType, semantic = false): boolea
 }
 
 function isZeroStruct(obj: JsonObject, type: StructType, semantic: boolean): boolean {
+  // A field holding `[]` or `{}` is not nil (semantic equality counts it as empty).
+  const emptyNotNil = emptyNotNilFields(obj);
+  if (!semantic && emptyNotNil !== undefined && emptyNotNil.size > 0) return false;
   for (const key in obj) {
     if (!Object.hasOwn(obj, key)) continue;
     const field = type.exact.get(key);
@@ -171,6 +182,14 @@ export function boolField(obj: JsonObject, key: string): boolean {
  */
 export function isInt64(v: unknown): v is Int64 {
   return typeof v === "number" || typeof v === "bigint";
+}
+
+/**
+ * Whether a pointer, slice or map field is nil: absent or null, and not a `[]` or `{}` that json.Marshal dropped
+ * (Go's `x == nil`).
+ */
+export function isNilField(obj: JsonObject, key: string): boolean {
+  return presentField(obj, key) === undefined && emptyNotNilFields(obj)?.has(key) !== true;
 }
 
 /** A pointer-to-scalar field (`*int64`, `*bool`): undefined when nil. */

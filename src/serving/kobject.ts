@@ -2,6 +2,8 @@
  * Reading and preparing the plain JSON trees rules work on (Go-marshalled objects: an absent member is
  * Go's zero value).
  */
+import { isNilField } from "./field-mask.js";
+
 export type KObject = Record<string, unknown>;
 
 export function asObject(v: unknown): KObject | undefined {
@@ -21,10 +23,12 @@ export function metadataOf(obj: KObject): KObject {
   return asObject(obj.metadata) ?? {};
 }
 
-/** Go's `len(obj.GetOwnerReferences()) == 0` as seen after the round trip (an empty list is dropped). */
+/**
+ * Go's `obj.GetOwnerReferences() != nil`, which Knative's Configuration and Route check: `ownerReferences: []` counts,
+ * though the round trip drops it (knative.dev/serving pkg/apis/serving/v1/configuration_defaults.go: SetDefaults).
+ */
 export function hasOwnerReferences(obj: KObject): boolean {
-  const refs = metadataOf(obj).ownerReferences;
-  return Array.isArray(refs) && refs.length > 0;
+  return !isNilField(metadataOf(obj), "ownerReferences");
 }
 
 /** The old object of an UPDATE (the baseline while defaulting, the stored object while validating). */

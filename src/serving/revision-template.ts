@@ -4,13 +4,13 @@
  * networking-annotation allow-list), and the two update rules built on kmp.ShortDiff: BYO revision names
  * (`(*RevisionTemplateSpec).VerifyNameChange`) and Revision spec immutability (`(*Revision).Validate`).
  */
-import { also, CURRENT_FIELD, errDisallowedFields, errInvalidKeyName, errInvalidValue, errOutOfBoundsValue, FieldError } from "../apis/field-error.js";
+import { also, errDisallowedFields, errInvalidValue, errOutOfBoundsValue, FieldError } from "../apis/field-error.js";
 import { goFloat64 } from "../go/fmt/print.js";
 import { goQuote } from "../go/strconv/quote.js";
 import { parseFloat } from "../go/strconv/strconv.js";
 import { goStringList, nameIsDNS1035Label } from "../go/apimachinery/validation.js";
 import { parseQuantity } from "../go/apimachinery/quantity.js";
-import { firstPresentKey, stringMap, stringValue, validateProgressDeadline } from "./annotations.js";
+import { firstPresentKey, stringMap, stringValue, validateNetworkingAnnotations, validateProgressDeadline } from "./annotations.js";
 import { validateAutoscalingAnnotations } from "./autoscaling-annotations.js";
 import type { RequestContext } from "./context.js";
 import { shortDiff } from "./kmp-diff.js";
@@ -54,20 +54,6 @@ export function validateRevisionTemplate(
     validateProgressDeadline(annotations)?.viaField("metadata.annotations"),
     validateNetworkingAnnotations(annotations, ctx.config.profile.templateNetworkingAnnotations)?.viaField("metadata.annotations"),
   );
-}
-
-/**
- * knative.dev/networking pkg/apis/networking/metadata_validation.go: ValidateAnnotations, which
- * RevisionTemplateSpec.Validate calls from serving v0.48.0: a key that starts with `networking.knative.dev` (a plain
- * string prefix: `networking.knative.devx/…` too) and is not one the release knows is an invalid key name.
- */
-function validateNetworkingAnnotations(annotations: Record<string, string> | undefined, allowed: readonly string[] | undefined): FieldError | undefined {
-  if (annotations === undefined || allowed === undefined) return undefined;
-  let errs: FieldError | undefined;
-  for (const key of Object.keys(annotations)) {
-    if (key.startsWith("networking.knative.dev") && !allowed.includes(key)) errs = also(errs, errInvalidKeyName(key, CURRENT_FIELD));
-  }
-  return errs;
 }
 
 /** BYO revision names: `name` and `generateName` must be DNS-1035, and `name` prefixed by the parent's. */

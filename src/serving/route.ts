@@ -11,7 +11,7 @@ import { validateObjectMetadata } from "./object-metadata.js";
 import { validateOwnerLabel } from "./owner-labels.js";
 import { defaultRouteTraffic } from "./traffic-defaults.js";
 import { validateTraffic } from "./traffic.js";
-import { setUserInfo, validateCreatorAndModifier } from "./user-info.js";
+import { setUserInfo, SPEC_TYPES, validateCreatorAndModifier } from "./user-info.js";
 
 const SERVICE_LABEL = "serving.knative.dev/service";
 
@@ -21,7 +21,7 @@ export function setRouteDefaults(route: KObject, ctx: RequestContext): void {
   defaultRouteTraffic(spec);
   if (!hasOwnerReferences(route)) {
     const previousSpec = ctx.operation === "UPDATE" ? asObject(oldObjectOf(ctx.oldObject)?.spec) : undefined;
-    setUserInfo(route, previousSpec, spec, ctx);
+    setUserInfo(route, previousSpec, spec, ctx, SPEC_TYPES.Route);
   }
 }
 
@@ -35,7 +35,7 @@ export function validateRoute(route: KObject, ctx: RequestContext): FieldError |
   )?.viaField("metadata");
   errs = also(errs, validateTraffic(asObject(route.spec) ?? {}, { serviceContext: false, labelKey: labelKeyValidator(ctx.config.profile) })?.viaField("spec"));
   if (ctx.operation === "UPDATE" && !hasOwnerReferences(route)) {
-    errs = also(errs, validateCreatorAndModifier(oldObjectOf(ctx.oldObject) ?? {}, route, ctx));
+    errs = also(errs, validateCreatorAndModifier(oldObjectOf(ctx.oldObject) ?? {}, route, ctx, SPEC_TYPES.Route));
   }
   return errs;
 }

@@ -13,6 +13,7 @@ import {
   isInt64,
   isJsonObject,
   objectField,
+  isNilField,
   presentField,
   stringField,
   type FieldMask,
@@ -156,7 +157,7 @@ export function warnDefaultContainerSecurityContext(
     errs = also(errs, insecureDefault("capabilities"));
   } else {
     const drop = presentField(capabilities, "drop");
-    if (drop === undefined) {
+    if (isNilField(capabilities, "drop")) {
       errs = also(errs, insecureDefault("capabilities.drop"));
     } else if (Array.isArray(drop) && drop.length > 0 && drop[0] === "all") {
       // People sometimes spell "ALL" as "all", which drops nothing.

@@ -1,18 +1,25 @@
 /**
  * ServerlessService (networking.internal.knative.dev/v1alpha1): validation (knative.dev/networking
- * pkg/apis/networking/v1alpha1/serverlessservice_validation.go); no defaults.
+ * pkg/apis/networking/v1alpha1/serverlessservice_validation.go: the `networking.knative.dev` annotation keys, then the
+ * spec); no defaults.
  */
 import { also, errInvalidValue, errMissingField, type FieldError, CURRENT_FIELD } from "../apis/field-error.js";
 import { goTypeOf } from "../apis/knative-types.js";
 import { isGoZero } from "./field-mask.js";
 import type { RequestContext } from "./context.js";
-import { asObject, type KObject } from "./kobject.js";
+import { NETWORKING_ANNOTATIONS } from "../config/profile.js";
+import { stringMap, validateNetworkingAnnotations } from "./annotations.js";
+import { asObject, metadataOf, type KObject } from "./kobject.js";
 import { labelKeyValidator, validateNamespacedObjectReference, validateProtocolType } from "./object-reference.js";
 
 const SPEC_TYPE = goTypeOf("networking.ServerlessServiceSpec");
 
 export function validateServerlessService(sks: KObject, ctx?: RequestContext): FieldError | undefined {
-  return validateSpec(asObject(sks.spec), ctx === undefined ? undefined : labelKeyValidator(ctx.config.profile))?.viaField("spec");
+  return also(
+    // The path is `annotations`, not `metadata.annotations`, as Knative names it.
+    validateNetworkingAnnotations(stringMap(metadataOf(sks).annotations), NETWORKING_ANNOTATIONS)?.viaField("annotations"),
+    validateSpec(asObject(sks.spec), ctx === undefined ? undefined : labelKeyValidator(ctx.config.profile))?.viaField("spec"),
+  );
 }
 
 function validateSpec(spec: KObject | undefined, labelKey: ((v: string) => string[]) | undefined): FieldError | undefined {

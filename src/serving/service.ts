@@ -13,7 +13,7 @@ import { defaultConfigurationSpec } from "./revision-defaults.js";
 import { validateRevisionTemplate, verifyTemplateNameChange } from "./revision-template.js";
 import { defaultServiceTraffic } from "./traffic-defaults.js";
 import { validateTraffic } from "./traffic.js";
-import { setUserInfo, validateCreatorAndModifier } from "./user-info.js";
+import { setUserInfo, SPEC_TYPES, validateCreatorAndModifier } from "./user-info.js";
 
 /** (*Service).SetDefaults: template defaults (within the Service as parent), traffic, then creator/lastModifier. */
 export function setServiceDefaults(svc: KObject, ctx: RequestContext): void {
@@ -22,7 +22,7 @@ export function setServiceDefaults(svc: KObject, ctx: RequestContext): void {
   const spec = ensureObject(svc, "spec");
   defaultConfigurationSpec(spec, ctx, meta, previousSpec);
   defaultServiceTraffic(spec);
-  setUserInfo(svc, previousSpec, spec, ctx);
+  setUserInfo(svc, previousSpec, spec, ctx, SPEC_TYPES.Service);
 }
 
 /**
@@ -45,7 +45,7 @@ export function validateService(svc: KObject, ctx: RequestContext): FieldError |
     const original = oldObjectOf(ctx.oldObject) ?? {};
     errs = also(
       errs,
-      validateCreatorAndModifier(original, svc, ctx),
+      validateCreatorAndModifier(original, svc, ctx, SPEC_TYPES.Service),
       verifyTemplateNameChange(asObject(spec.template), asObject(asObject(original.spec)?.template))?.viaField("spec.template"),
     );
   }

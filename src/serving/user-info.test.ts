@@ -6,10 +6,9 @@ import { VECTORS_DIR } from "../../test/conformance/paths.js";
 import { renderFieldError } from "../apis/field-error.js";
 import { decodeGo } from "../go/encoding/json/index.js";
 import { knativeTypes } from "../apis/knative-types.js";
-import { goTypeOf } from "../apis/knative-types.js";
 import { defaultSnapshot } from "../config/snapshot.js";
 import type { RequestContext } from "./context.js";
-import { CREATOR_ANNOTATION, setUserInfo, UPDATER_ANNOTATION, validateCreatorAndModifier } from "./user-info.js";
+import { CREATOR_ANNOTATION, setUserInfo, SPEC_TYPES, UPDATER_ANNOTATION, validateCreatorAndModifier } from "./user-info.js";
 
 type JsonObject = Record<string, unknown>;
 
@@ -39,19 +38,19 @@ const STAMPED = { [CREATOR_ANNOTATION]: "alice", [UPDATER_ANNOTATION]: "alice" }
 describe("setUserInfo", () => {
   it("stamps creator and lastModifier on create, overwriting client values", () => {
     const obj = service({ [CREATOR_ANNOTATION]: "mallory", [UPDATER_ANNOTATION]: "mallory", other: "kept" });
-    setUserInfo(obj, undefined, obj["spec"], context("CREATE"));
+    setUserInfo(obj, undefined, obj["spec"], context("CREATE"), SPEC_TYPES.Service);
     expect((obj["metadata"] as JsonObject)["annotations"]).toEqual({ [CREATOR_ANNOTATION]: "bob", [UPDATER_ANNOTATION]: "bob", other: "kept" });
   });
 
   it("stamps an empty username, as Knative does", () => {
     const obj = service(undefined);
-    setUserInfo(obj, undefined, obj["spec"], context("CREATE", ""));
+    setUserInfo(obj, undefined, obj["spec"], context("CREATE", ""), SPEC_TYPES.Service);
     expect((obj["metadata"] as JsonObject)["annotations"]).toEqual({ [CREATOR_ANNOTATION]: "", [UPDATER_ANNOTATION]: "" });
   });
 
   it("creates metadata when the object has none", () => {
     const obj: JsonObject = { spec: {} };
-    setUserInfo(obj, undefined, obj["spec"], context("CREATE"));
+    setUserInfo(obj, undefined, obj["spec"], context("CREATE"), SPEC_TYPES.Service);
     expect(obj["metadata"]).toEqual({ annotations: { [CREATOR_ANNOTATION]: "bob", [UPDATER_ANNOTATION]: "bob" } });
   });
 
@@ -60,36 +59,44 @@ describe("setUserInfo", () => {
     ["a request without user info", context("CREATE", null)],
   ])("changes nothing for %s", (_name, ctx) => {
     const obj = service(undefined);
-    setUserInfo(obj, undefined, obj["spec"], ctx);
+    setUserInfo(obj, undefined, obj["spec"], ctx, SPEC_TYPES.Service);
     expect(obj["metadata"]).toEqual({ name: "s" });
   });
 
   it("sets only lastModifier when an update changes the spec", () => {
     const old = service(STAMPED, "x");
     const obj = service({ ...STAMPED }, "y");
-    setUserInfo(obj, old["spec"], obj["spec"], context("UPDATE"));
+    setUserInfo(obj, old["spec"], obj["spec"], context("UPDATE"), SPEC_TYPES.Service);
     expect((obj["metadata"] as JsonObject)["annotations"]).toEqual({ [CREATOR_ANNOTATION]: "alice", [UPDATER_ANNOTATION]: "bob" });
   });
 
   it("leaves the annotations alone when an update keeps the spec", () => {
     const old = service(STAMPED);
     const obj = service(undefined);
-    setUserInfo(obj, old["spec"], obj["spec"], context("UPDATE"));
+    setUserInfo(obj, old["spec"], obj["spec"], context("UPDATE"), SPEC_TYPES.Service);
     expect(obj["metadata"]).toEqual({ name: "s" });
   });
 
-  it("treats equal quantities in other notations as the same spec (typed by apiVersion/kind)", () => {
+  it("treats equal quantities in other notations as the same spec", () => {
     const old = service(STAMPED, "x", { resources: { limits: { memory: "1Gi" } } });
     const obj = service({ ...STAMPED }, "x", { resources: { limits: { memory: "1073741824" } } });
-    setUserInfo(obj, old["spec"], obj["spec"], context("UPDATE"));
+    setUserInfo(obj, old["spec"], obj["spec"], context("UPDATE"), SPEC_TYPES.Service);
     expect((obj["metadata"] as JsonObject)["annotations"]).toEqual(STAMPED);
   });
 
-  it("uses an explicit spec type: a nil pointer differs from an empty struct", () => {
+  it("compares with the spec type it is given: a nil pointer differs from an empty struct", () => {
     const old = service(STAMPED);
     const obj = service({ ...STAMPED }, "x", { securityContext: {} });
     delete obj["apiVersion"];
-    setUserInfo(obj, old["spec"], obj["spec"], context("UPDATE"), goTypeOf("serving.ServiceSpec"));
+    setUserInfo(obj, old["spec"], obj["spec"], context("UPDATE"), SPEC_TYPES.Service);
+    expect(((obj["metadata"] as JsonObject)["annotations"] as JsonObject)[UPDATER_ANNOTATION]).toBe("bob");
+  });
+
+  it("uses the spec type of the request's kind, whatever the object's kind says", () => {
+    // A Service whose object says Route: Route's spec type would ignore the template and see no change.
+    const old = service(STAMPED, "x", { securityContext: {} });
+    const obj: JsonObject = { ...service({ ...STAMPED }, "x"), kind: "Route" };
+    setUserInfo(obj, old["spec"], obj["spec"], context("UPDATE"), SPEC_TYPES.Service);
     expect(((obj["metadata"] as JsonObject)["annotations"] as JsonObject)[UPDATER_ANNOTATION]).toBe("bob");
   });
 });
@@ -124,11 +131,11 @@ describe("validateCreatorAndModifier", () => {
       "annotation value is immutable: metadata.annotations.serving.knative.dev/creator\ninvalid value: eve: metadata.annotations.serving.knative.dev/lastModifier",
     ],
   ])("%s", (_name, oldObj, newObj, want) => {
-    expect(renderFieldError(validateCreatorAndModifier(oldObj, newObj, context("UPDATE")))).toBe(want);
+    expect(renderFieldError(validateCreatorAndModifier(oldObj, newObj, context("UPDATE"), SPEC_TYPES.Service))).toBe(want);
   });
 
   it("checks nothing outside updates", () => {
-    expect(validateCreatorAndModifier(service(STAMPED), service({}), context("CREATE"))).toBeUndefined();
+    expect(validateCreatorAndModifier(service(STAMPED), service({}), context("CREATE"), SPEC_TYPES.Service)).toBeUndefined();
   });
 });
 
@@ -162,7 +169,7 @@ describe("validateCreatorAndModifier against the /resource-validation UPDATE vec
     if (!decodedNew.ok || !decodedOld.ok) return; // a decode denial, not ours to judge
     const obj = decodedNew.value as JsonObject;
     const owned = (obj["metadata"] as JsonObject | undefined)?.["ownerReferences"] !== undefined && gvk["kind"] !== "Service" && gvk["kind"] !== "DomainMapping";
-    const got = owned ? "" : renderFieldError(validateCreatorAndModifier(decodedOld.value, obj, context("UPDATE")));
+    const got = owned ? "" : renderFieldError(validateCreatorAndModifier(decodedOld.value, obj, context("UPDATE"), SPEC_TYPES[String(gvk["kind"]) as keyof typeof SPEC_TYPES]));
     const mentioned = /serving\.knative\.dev\/(creator|lastModifier)/.test(message);
     if (mentioned) expect(got).not.toBe("");
     for (const line of got === "" ? [] : got.split("\n")) expect(message).toContain(line);

@@ -7,7 +7,7 @@
  */
 import { errInvalidValue, FieldError, also } from "../apis/field-error.js";
 import type { GoType } from "../go/encoding/json/index.js";
-import { knativeTypes } from "../apis/knative-types.js";
+import { goTypeOf } from "../apis/knative-types.js";
 import type { RequestContext } from "./context.js";
 import { semanticEqual } from "./semantic-equal.js";
 
@@ -19,14 +19,15 @@ type JsonObject = Record<string, unknown>;
 /**
  * SetUserInfo on the whole object `obj`. CREATE stamps both annotations with the request's username
  * (overwriting what the client sent); UPDATE stamps lastModifier only when the defaulted spec differs
- * semantically from the baseline's; the baseline pass (operation "", no user) changes nothing. The spec's
- * Go type comes from `specType` or else from the object's apiVersion/kind.
+ * semantically from the baseline's; the baseline pass (operation "", no user) changes nothing. `specType` is the
+ * spec's Go type: the one of the kind the request names (SPEC_TYPES), whatever the object's own `kind` says, as Knative
+ * decodes `request.object` into the type of `request.kind`.
  */
-export function setUserInfo(obj: JsonObject, oldSpec: unknown, newSpec: unknown, ctx: RequestContext, specType?: GoType): void {
+export function setUserInfo(obj: JsonObject, oldSpec: unknown, newSpec: unknown, ctx: RequestContext, specType: GoType): void {
   const user = ctx.userInfo;
   if (user === undefined || ctx.operation === "") return;
   if (ctx.operation === "UPDATE") {
-    if (semanticEqual(oldSpec, newSpec, specType ?? specTypeOf(obj))) return;
+    if (semanticEqual(oldSpec, newSpec, specType)) return;
     annotationsOf(obj)[UPDATER_ANNOTATION] = user.username;
     return;
   }
@@ -38,9 +39,10 @@ export function setUserInfo(obj: JsonObject, oldSpec: unknown, newSpec: unknown,
 /**
  * ValidateCreatorAndModifier on UPDATE, with paths from the object root
  * (`metadata.annotations.serving.knative.dev/…`): the creator may never change, and lastModifier may
- * change only together with the spec. `oldObj` is the old object as stored (not defaulted).
+ * change only together with the spec. `oldObj` is the old object as stored (not defaulted); `specType` as for
+ * setUserInfo.
  */
-export function validateCreatorAndModifier(oldObj: unknown, newObj: unknown, ctx: RequestContext, specType?: GoType): FieldError | undefined {
+export function validateCreatorAndModifier(oldObj: unknown, newObj: unknown, ctx: RequestContext, specType: GoType): FieldError | undefined {
   if (ctx.operation !== "UPDATE") return undefined;
   const oldAnnotations = readAnnotations(oldObj);
   const newAnnotations = readAnnotations(newObj);
@@ -50,8 +52,7 @@ export function validateCreatorAndModifier(oldObj: unknown, newObj: unknown, ctx
   }
   const newModifier = annotation(newAnnotations, UPDATER_ANNOTATION);
   if (annotation(oldAnnotations, UPDATER_ANNOTATION) !== newModifier) {
-    const type = specType ?? (isObject(newObj) ? specTypeOf(newObj) : undefined);
-    if (semanticEqual(specOf(oldObj), specOf(newObj), type)) errs = also(errs, errInvalidValue(newModifier, UPDATER_ANNOTATION));
+    if (semanticEqual(specOf(oldObj), specOf(newObj), specType)) errs = also(errs, errInvalidValue(newModifier, UPDATER_ANNOTATION));
   }
   return errs?.viaField("metadata.annotations");
 }
@@ -92,18 +93,10 @@ function annotationsOf(obj: JsonObject): JsonObject {
   return annotations as JsonObject;
 }
 
-/** `spec` field type of each registered kind, keyed like knativeTypes (`group/version, Kind=Kind`). */
-const specTypes = new Map<string, GoType | undefined>();
-
-function specTypeOf(obj: JsonObject): GoType | undefined {
-  const apiVersion = obj["apiVersion"];
-  const kind = obj["kind"];
-  if (typeof apiVersion !== "string" || typeof kind !== "string") return undefined;
-  const key = `${apiVersion}, Kind=${kind}`;
-  if (specTypes.has(key)) return specTypes.get(key);
-  const type = knativeTypes.get(key);
-  const spec = type?.kind === "struct" ? type.exact.get("spec")?.type : undefined;
-  // Only registered kinds are cached, so the map stays bounded whatever clients send.
-  if (type !== undefined) specTypes.set(key, spec);
-  return spec;
-}
+/** The spec types of the kinds that take part (knative.dev/serving pkg/apis/serving/v1, v1beta1). */
+export const SPEC_TYPES = {
+  Service: goTypeOf("serving.ServiceSpec"),
+  Configuration: goTypeOf("serving.ConfigurationSpec"),
+  Route: goTypeOf("serving.RouteSpec"),
+  DomainMapping: goTypeOf("servingv1beta1.DomainMappingSpec"),
+} as const;

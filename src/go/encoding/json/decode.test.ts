@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { QUANTITY_FORMAT_ERROR as QUANTITY_ERROR } from "../../apimachinery/quantity.js";
-import { decodeGo } from "./decode.js";
+import { decodeGo, emptyNotNilFields } from "./decode.js";
 import { configMapType, goTypeOf, knativeTypes } from "../../../apis/knative-types.js";
 
 const service = knativeTypes.get("serving.knative.dev/v1, Kind=Service");
@@ -246,5 +246,26 @@ describe("the decoded value is the caller's", () => {
     expect(a.value).toEqual(b.value);
     expect(a.value).not.toBe(b.value);
     expect((a.value as { status: object }).status).not.toBe((b.value as { status: object }).status);
+  });
+});
+
+describe("empty but not nil", () => {
+  it("records the omitempty slice, map and []byte fields that held [], {} or \"\", which the result drops", () => {
+    const spec = decodeGo(goTypeOf("core.PodSpec"), { initContainers: [], nodeSelector: {}, volumes: null, hostAliases: [{}], containers: [] });
+    expect(spec).toEqual({ ok: true, value: { hostAliases: [{ ip: "" }], containers: [] } });
+    if (!spec.ok) return;
+    expect([...(emptyNotNilFields(spec.value as object) ?? [])].sort()).toEqual(["initContainers", "nodeSelector"]);
+  });
+
+  it("forgets a field a later member of the same name sets to nil or fills", () => {
+    const spec = decodeGo(goTypeOf("core.PodSpec"), JSON.parse('{"initContainers":[],"INITCONTAINERS":null,"nodeSelector":{},"NodeSelector":{"a":"b"},"hostAliases":[]}'));
+    if (!spec.ok) throw new Error(spec.error);
+    expect([...(emptyNotNilFields(spec.value as object) ?? [])]).toEqual(["hostAliases"]);
+  });
+
+  it("records nothing for objects without such a field", () => {
+    const spec = decodeGo(goTypeOf("core.PodSpec"), { containers: [{ image: "x" }] });
+    if (!spec.ok) throw new Error(spec.error);
+    expect(emptyNotNilFields(spec.value as object)).toBeUndefined();
   });
 });

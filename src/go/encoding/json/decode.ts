@@ -61,9 +61,11 @@ interface DecodeState {
   embeddedNames: boolean;
   /** DecodeOptions.hiddenFields. */
   hidden: ReadonlySet<GoField> | undefined;
+  /** DecodeOptions.rawByReference. */
+  rawByReference: boolean;
 }
 
-const state: DecodeState = { savedError: undefined, tracking: false, checkStrings: true, struct: undefined, fields: [], embeddedNames: false, hidden: undefined };
+const state: DecodeState = { savedError: undefined, tracking: false, checkStrings: true, struct: undefined, fields: [], embeddedNames: false, hidden: undefined, rawByReference: false };
 
 /**
  * Decodes `value` (the output of JSON.parse, or of decodeFirstJsonValue: integer literals JSON.parse would round
@@ -85,22 +87,34 @@ export interface DecodeOptions {
    * releases.
    */
   readonly hiddenFields?: ReadonlySet<GoField>;
+  /**
+   * A RawExtension or FieldsV1 value is the input value itself, not a copy: for callers that only read it (the
+   * AdmissionReview's `object`, decoded again later), so that the largest part of a request is not copied.
+   */
+  readonly rawByReference?: boolean;
+  /**
+   * The value decoded is a struct field's: error paths start with that struct and the field path from the root
+   * (errorContext as decode.go has it there), e.g. `{struct: "AdmissionReview", fields: ["response"]}`.
+   */
+  readonly within?: { readonly struct: string; readonly fields: readonly string[] };
 }
 
 export function decodeGo(type: GoType, value: unknown, options: DecodeOptions = {}): GoDecodeResult {
   state.checkStrings = !hasGoStrings(value);
   state.embeddedNames = options.embeddedFieldNames === true;
   state.hidden = options.hiddenFields;
-  const untracked = decodeOnce(type, value, false);
-  return untracked ?? (decodeOnce(type, value, true) as GoDecodeResult);
+  state.rawByReference = options.rawByReference === true;
+  const untracked = decodeOnce(type, value, false, options.within);
+  return untracked ?? (decodeOnce(type, value, true, options.within) as GoDecodeResult);
 }
 
 /** One decoding pass; undefined when an untracked pass met a type error and must be repeated with tracking. */
-function decodeOnce(type: GoType, value: unknown, tracking: boolean): GoDecodeResult | undefined {
+function decodeOnce(type: GoType, value: unknown, tracking: boolean, within: DecodeOptions["within"]): GoDecodeResult | undefined {
   state.savedError = undefined;
   state.tracking = tracking;
-  state.struct = undefined;
+  state.struct = within?.struct;
   state.fields.length = 0;
+  if (within !== undefined) state.fields.push(...within.fields);
   try {
     // JSON.parse never yields undefined; treat it like an absent (null) document rather than an object.
     const out = decodeValue(type, value === undefined ? null : value, undefined);
@@ -202,7 +216,8 @@ function decodeValue(t: GoType, v: unknown, cur: unknown): unknown {
       return decodeUrl(v);
     case "raw":
       // RawExtension and FieldsV1 keep the raw JSON (exact integers included) and ignore null.
-      return v === null ? cur : copyJsonValue(v);
+      if (v === null) return cur;
+      return state.rawByReference ? v : copyJsonValue(v);
     case "any":
       return v === null ? undefined : decodeInterface(v);
   }
@@ -251,8 +266,23 @@ function firstOutOfRangeInteger(v: unknown): bigint | undefined {
   return undefined;
 }
 
+/**
+ * The omitempty slice, map and []byte fields of decoded structs that held a non-nil empty value (`[]`, `{}`, `""`):
+ * json.Marshal drops them as it drops nil ones, so the marshalled form decodeGo returns does not show them, but Go
+ * tells them from nil (`x == nil`, go-cmp's comparison in knative.dev/pkg apis.CheckDisallowedFields). Keyed by the
+ * struct's decoded object; nothing is recorded for the (nearly all) objects without such a field.
+ */
+const EMPTY_NOT_NIL = new WeakMap<object, Set<string>>();
+
+/** The JSON names of `obj`'s omitempty fields that decoded to a non-nil empty slice, map or []byte. */
+export function emptyNotNilFields(obj: object): ReadonlySet<string> | undefined {
+  return EMPTY_NOT_NIL.get(obj);
+}
+
 function decodeStruct(t: StructType, v: JsonObject, cur: unknown): JsonObject {
   const out: JsonObject = isJsonObject(cur) ? cur : {};
+  // A struct decoded into again (a repeated key) may have recorded fields already.
+  let emptyNotNil = out === cur ? EMPTY_NOT_NIL.get(out) : undefined;
   const tracking = state.tracking;
   const outerStruct = state.struct;
   const depth = state.fields.length;
@@ -278,8 +308,15 @@ function decodeStruct(t: StructType, v: JsonObject, cur: unknown): JsonObject {
     if (next === undefined || (f.omitEmpty && isEmpty(f.emptiness, next))) {
       // Absent means Go's zero value here; omitempty fields stay absent, others are filled in below.
       if (existing !== undefined) delete out[f.name];
+      if (next !== undefined && f.emptiness === "length") {
+        if (emptyNotNil === undefined) EMPTY_NOT_NIL.set(out, (emptyNotNil = new Set()));
+        emptyNotNil.add(f.name);
+      } else {
+        emptyNotNil?.delete(f.name);
+      }
     } else {
       out[f.name] = next;
+      emptyNotNil?.delete(f.name);
     }
     if (tracking) {
       state.fields.length = depth;
@@ -358,7 +395,7 @@ function isEmpty(emptiness: string, v: unknown): boolean {
  * runes replaced by the smallest rune of their simple case-folding orbit. Only the long s (→ S) and the
  * Kelvin sign (→ K) reach ASCII that way; any other non-ASCII character means no field can match.
  */
-function foldKey(key: string): string | undefined {
+export function foldKey(key: string): string | undefined {
   // eslint-disable-next-line no-control-regex -- control characters are what this matches
   if (/^[\x00-\x7f]*$/.test(key)) return asciiUpper(key);
   let out = "";

@@ -50,7 +50,7 @@ function isSpace(c: number): boolean {
 }
 
 /** The index of the quote that closes the string whose opening quote is at `open`, or text.length. */
-function stringEnd(text: string, open: number): number {
+export function stringEnd(text: string, open: number): number {
   for (let i = text.indexOf('"', open + 1); i !== -1; i = text.indexOf('"', i + 1)) {
     // The quote is escaped when an odd number of backslashes precede it.
     let backslashes = 0;
@@ -184,13 +184,13 @@ export function parseJsonExact(text: string): unknown {
   }
 }
 
-function skipSpace(text: string, i: number): number {
+export function skipSpace(text: string, i: number): number {
   while (isSpace(text.charCodeAt(i))) i++;
   return i;
 }
 
 /** The string whose quotes are at `open` and `end`: sliced when it has no escapes, else decoded by JSON.parse. */
-function stringValue(text: string, open: number, end: number): string {
+export function stringValue(text: string, open: number, end: number): string {
   const body = text.slice(open + 1, end);
   return body.includes("\\") ? (JSON.parse(text.slice(open, end + 1)) as string) : body;
 }

@@ -121,7 +121,7 @@ function hasSurrogateEscape(text: string): boolean {
  * sequence becomes one U+FFFD (WHATWG decoding, used by Buffer#toString, may merge several bytes
  * of a broken sequence into one U+FFFD). Outside strings such bytes are syntax errors anyway.
  */
-function decodeUtf8LikeGo(buf: Buffer): string {
+export function decodeUtf8LikeGo(buf: Buffer): string {
   if (isUtf8(buf)) return buf.toString("utf8");
   let out = "";
   let runStart = 0;
