@@ -37,11 +37,11 @@ export const SERVE_HELP: HelpSpec = {
     "Each setting is a flag or an environment variable; a flag beats the variable, which beats the default. Durations are Go durations (45s, 1m30s).",
   ],
   groups: groupOptions(SERVE_OPTIONS, [
-    { title: "Listening and TLS", flags: ["port", "host", "http2", "tls-min-version", "client-ca", "tls-source", "cert-dir", "generated-cert-dir", "secret-name"] },
+    { title: "Listening and TLS", flags: ["port", "host", "http2", "tls-min-version", "tls-max-version", "tls-cipher-suites", "tls-curve-preferences", "client-ca", "tls-source", "cert-dir", "generated-cert-dir", "secret-name"] },
     { title: "Cluster", flags: ["kubeconfig", "namespace", "service-name", "knative-version", "reconcile-webhooks", "webhook-url", "disable-ha", "dry-run-timeout", "impact-warnings", "kube-api-qps", "kube-api-burst"] },
     { title: "Configuration", flags: ["config-source", "config-dir", "config-watchdog", "config-logging-name", "config-leader-election-name", "generational"] },
     { title: "Limits and timeouts", flags: ["request-timeout", "headers-timeout", "keep-alive-timeout", "drain-timeout", "max-connections", "max-buffered-bytes", "workers"] },
-    { title: "Metrics and logging", flags: ["metrics-port", "metrics-host", "log-level"] },
+    { title: "Metrics and logging", flags: ["metrics-port", "metrics-host", "knative-metrics", "log-level"] },
   ]),
   footer: ["On SIGTERM it fails its probes, keeps answering until no request arrived for --drain-timeout, then exits 0; a second signal exits at once."],
 };
