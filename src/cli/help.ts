@@ -53,7 +53,8 @@ export function metavarOf(o: OptionSpec): string {
   if (o.metavar !== undefined) return o.metavar;
   if (o.flag.endsWith("-dir")) return "DIR";
   if (o.flag === "filename" || o.flag === "kubeconfig" || o.flag.endsWith("-ca")) return "FILE";
-  if (o.flag.endsWith("version") || o.flag === "from" || o.flag === "to") return "RELEASE";
+  if (o.flag === "knative-version" || o.flag === "from" || o.flag === "to") return "RELEASE";
+  if (o.flag.endsWith("version")) return "VERSION";
   if (/^\d+(\.\d+)?(ms|s|m|h)/.test(o.default) || o.flag.endsWith("timeout")) return "DURATION";
   if (/^\d+$/.test(o.default) || o.flag.endsWith("port")) return "N";
   if (o.flag.endsWith("host")) return "ADDR";
