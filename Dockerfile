@@ -19,6 +19,9 @@ RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 COPY scripts/bundle.mjs ./scripts/
+# The commit `duckbill version` reports: the context has no .git, so pass it
+# (docker build --build-arg DUCKBILL_COMMIT=$(git rev-parse --short HEAD) .); "unknown" without.
+ARG DUCKBILL_COMMIT=unknown
 RUN npm run build
 
 # Runtime: distroless Node.js, no shell, non-root (uid 65532), and only what runs: package.json (ESM and the

@@ -14,13 +14,32 @@
 // caught it): such packages are imported statically by a module of ours that is itself imported on demand
 // (src/kube/x509-lib.ts).
 import { build } from "esbuild";
-import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { existsSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const outdir = join(root, "dist/bundle");
 rmSync(outdir, { recursive: true, force: true });
+
+// The commit `duckbill version` reports (src/cli/version.ts): DUCKBILL_COMMIT when set (`docker build --build-arg
+// DUCKBILL_COMMIT=...`: the image's build context has no .git), else `git rev-parse --short HEAD` with `-dirty` when
+// tracked files differ from it, else "unknown" (a source tarball, no git). Only a checkout whose top level is this
+// directory counts: a tarball unpacked inside another repository is not that repository's commit.
+function buildCommit() {
+  const given = process.env.DUCKBILL_COMMIT;
+  if (given !== undefined && given !== "") return given;
+  const git = (...args) => execFileSync("git", ["-C", root, ...args], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
+  try {
+    if (realpathSync(git("rev-parse", "--show-toplevel")) !== realpathSync(root)) return "unknown";
+    const commit = git("rev-parse", "--short", "HEAD");
+    return git("status", "--porcelain", "--untracked-files=no") === "" ? commit : `${commit}-dirty`;
+  } catch {
+    return "unknown";
+  }
+}
+const commit = buildCommit();
 
 const result = await build({
   absWorkingDir: root,
@@ -33,6 +52,7 @@ const result = await build({
   target: "node20",
   // Optional (see above): never bundled, absent at run time.
   external: ["bufferutil", "utf-8-validate", "encoding"],
+  define: { __DUCKBILL_COMMIT__: JSON.stringify(commit) },
   // Bundled CommonJS packages call require() for Node's built-ins; ESM output has no require of its own.
   banner: { js: "import { createRequire as __duckbillCreateRequire } from 'node:module'; const require = __duckbillCreateRequire(import.meta.url);" },
   // Chained through tsc's maps, so profiles and stack traces (with --enable-source-maps) point at src/*.ts.
@@ -65,4 +85,4 @@ writeFileSync(join(outdir, "THIRD-PARTY-LICENSES.txt"), `Packages bundled into d
 const outputs = Object.entries(result.metafile.outputs).filter(([f]) => f.endsWith(".js"));
 const total = outputs.reduce((n, [, o]) => n + o.bytes, 0);
 const entry = outputs.find(([, o]) => o.entryPoint !== undefined);
-process.stderr.write(`bundle: dist/bundle/ ${outputs.length} files, ${(total / 1048576).toFixed(1)} MiB${entry === undefined ? "" : `, entry ${(entry[1].bytes / 1024).toFixed(0)} KiB`}\n`);
+process.stderr.write(`bundle: dist/bundle/ ${outputs.length} files, ${(total / 1048576).toFixed(1)} MiB${entry === undefined ? "" : `, entry ${(entry[1].bytes / 1024).toFixed(0)} KiB`}, commit ${commit}\n`);

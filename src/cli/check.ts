@@ -1,15 +1,14 @@
 /**
  * `duckbill check`: runs manifests through the webhook exactly as `kubectl apply` and the API server would
- * (issue [7]) and prints what kubectl would print. Each Knative object goes through the same code as the HTTPS
- * server (`answerReview`): /defaulting, the returned JSON Patch applied, then what the API server adds before
- * validating admission (../shared/conformance/README.md "the admission pipeline"), then /resource-validation.
- * Knative's own ConfigMaps go to /config-validation. No cluster is involved: CRD schema validation and
- * anything else the API server does besides calling the webhooks is out of scope.
+ * (issue [7]) and prints what kubectl would print. Each Knative object is first strictly decoded as the API server
+ * decodes it (unknown fields against the kind's CRD schema, ./strict-decoding.ts), then goes through the same code as
+ * the HTTPS server (`answerReview`): /defaulting, the returned JSON Patch applied, then what the API server adds
+ * before validating admission (rest.BeforeCreate, BeforeUpdate), then /resource-validation. Knative's own ConfigMaps
+ * go to /config-validation. No cluster is involved: CRD schema validation of types and required fields, and anything
+ * else the API server does besides decoding and calling the webhooks, is out of scope.
  */
 import { randomInt, randomUUID } from "node:crypto";
-import { parseArgs } from "node:util";
 import jsonpatch from "fast-json-patch";
-import { stringify as toYaml } from "yaml";
 import type { AdmissionDeps } from "../admission/deps.js";
 import { answerReview, type AdmissionPath } from "../admission/http.js";
 import type { AdmissionResponse } from "../admission/response.js";
@@ -30,12 +29,11 @@ import {
   patchErrorLine,
   ResponseWarnings,
   threeWayMergePatch,
-  WarningPrinter,
   withLastApplied,
 } from "./kubectl-apply.js";
-import { defaultDeps } from "./deps.js";
-import { loadConfig, PROCESS_IO, UsageError, type CliIO } from "./io.js";
-import { expandManifestPaths, ManifestError, readManifests, type ManifestDocument } from "./manifests.js";
+import { CRD_SCHEMAS } from "./crd-schemas.js";
+import { ManifestError, type ManifestDocument } from "./manifests.js";
+import { strictDecodingMessage, unknownBuiltinFields, unknownCustomResourceFields, type StructuralSchema } from "./strict-decoding.js";
 
 /** The webhook names the API server reports (knative.dev/serving cmd/webhook/main.go). */
 export const DEFAULTING_WEBHOOK = "webhook.serving.knative.dev";
@@ -83,9 +81,11 @@ export interface CheckResult extends DocumentIdentity {
   readonly operation?: "CREATE" | "UPDATE";
   /** `service.serving.knative.dev/hello`, kubectl's name for the object. */
   readonly ref?: string;
-  /** The webhook that denied the request, and its status message. */
+  /** The webhook that denied the request (none when the API server refused it first), and the status message. */
   readonly webhook?: string;
   readonly message?: string;
+  /** Set when the API server refused the request before any webhook: fields the kind does not have. */
+  readonly rejectedBy?: "strict-decoding";
   /** Warnings as the API server returns them for this request. */
   readonly warnings: readonly string[];
   /** kubectl's error line for a denial (`Error from server (BadRequest): ...`). */
@@ -94,6 +94,8 @@ export interface CheckResult extends DocumentIdentity {
   readonly clientWarnings?: readonly string[];
   /** The object after the mutating webhook (when it ran and allowed). */
   readonly defaulted?: JsonMap;
+  /** The JSON Patch the mutating webhook answered (when it ran and allowed; empty when it changed nothing). */
+  readonly patch?: readonly jsonpatch.Operation[];
   /** Why a skipped document was skipped. */
   readonly note?: string;
 }
@@ -114,6 +116,8 @@ export interface CheckOptions {
    * its namespace or a configuration directory), whose labels a configuration directory does not keep.
    */
   readonly ignoreConfigMapSelector?: boolean;
+  /** The CRD schemas strict decoding follows, by `group/version/Kind` (a cluster's); Duckbill's own (CRD_SCHEMAS) by default. */
+  readonly schemas?: ReadonlyMap<string, StructuralSchema>;
 }
 
 /** Sends one AdmissionReview body to a webhook path and returns the HTTP answer. */
@@ -295,11 +299,15 @@ async function callWebhook(
   return { response: (JSON.parse(answer.body) as { response: AdmissionResponse }).response };
 }
 
+/** The defaulting answer's JSON Patch operations (none when it has no patch). */
+function patchOf(response: AdmissionResponse): jsonpatch.Operation[] {
+  if (response.patch === undefined) return [];
+  return (JSON.parse(Buffer.from(response.patch, "base64").toString("utf8")) as jsonpatch.Operation[] | null) ?? [];
+}
+
 /** Applies the defaulting answer's JSON Patch (strictly: every operation validated) to `object`, in place. */
-function applyDefaultingPatch(object: JsonMap, response: AdmissionResponse): JsonMap {
-  if (response.patch === undefined) return object;
-  const ops = JSON.parse(Buffer.from(response.patch, "base64").toString("utf8")) as jsonpatch.Operation[] | null;
-  if (ops === null || ops.length === 0) return object;
+function applyDefaultingPatch(object: JsonMap, ops: jsonpatch.Operation[]): JsonMap {
+  if (ops.length === 0) return object;
   const patched = jsonpatch.applyPatch(object, ops, true, true).newDocument;
   // The revision template's metadata declares only a few fields and keeps the rest (Knative's CRD schema, and
   // manifests/crds): its other null members (Knative's `creationTimestamp: null`) survive, as a real API server
@@ -326,8 +334,8 @@ interface ApiRequest {
   /** The live object an UPDATE replaces (its oldObject). */
   readonly current?: JsonMap;
   readonly clientWarnings?: readonly string[];
-  /** kubectl's error line for a denial. */
-  errorLine(webhook: string, message: string): string;
+  /** kubectl's error line for a refused request, from the API server's reason and status reason. */
+  errorLine(reason: string, status?: string): string;
 }
 
 function resultBase(doc: ManifestDocument, obj: JsonMap): DocumentIdentity {
@@ -354,7 +362,7 @@ export async function checkDocument(doc: ManifestDocument, opts: CheckOptions): 
   // obj is this function's own copy: from here on it is what kubectl sends.
   const modified = setLastApplied(obj);
   if (current === undefined) {
-    return throughApiServer(base, target, { operation: "CREATE", sent: modified, errorLine: (webhook, message) => createErrorLine(doc.source, webhook, message) }, opts);
+    return throughApiServer(base, target, { operation: "CREATE", sent: modified, errorLine: (reason) => createErrorLine(doc.source, reason) }, opts);
   }
   const original = lastAppliedOf(current);
   const clientWarnings = original === undefined ? [missingLastAppliedWarning(target.plural, base.name)] : [];
@@ -370,7 +378,7 @@ export async function checkDocument(doc: ManifestDocument, opts: CheckOptions): 
       sent: applyMergePatch(current, patch),
       current,
       clientWarnings,
-      errorLine: (webhook, message) => patchErrorLine(doc.source, goJson(patch), info, webhook, message),
+      errorLine: (reason, status) => patchErrorLine(doc.source, goJson(patch), info, reason, status),
     },
     opts,
   );
@@ -386,7 +394,15 @@ export async function checkUnchangedUpdate(doc: ManifestDocument, opts: CheckOpt
   const base = resultBase(doc, current);
   const target = targetOf(current, opts);
   if (typeof target === "string") return { ...base, outcome: "skipped", warnings: [], note: target };
-  return throughApiServer(base, target, { operation: "UPDATE", sent: copyOf(current), current, errorLine: deniedBy }, opts);
+  return throughApiServer(base, target, { operation: "UPDATE", sent: copyOf(current), current, errorLine: (reason) => reason }, opts);
+}
+
+/** The fields of the object the API server's strict decoding refuses: none for a kind without a known schema. */
+function unknownFields(obj: JsonMap, target: Target, opts: CheckOptions): string[] {
+  if (!target.crd) return unknownBuiltinFields(obj, "core.ConfigMap");
+  const key = `${target.gvk.group}/${target.gvk.version}/${target.gvk.kind}`;
+  const schema = opts.schemas?.get(key) ?? CRD_SCHEMAS[key];
+  return schema === undefined ? [] : unknownCustomResourceFields(obj, schema);
 }
 
 /**
@@ -407,16 +423,25 @@ async function throughApiServer(base: DocumentIdentity, target: Target, req: Api
     message,
     warnings: warnings.texts(),
     ...client,
-    error: req.errorLine(webhook, message),
+    error: req.errorLine(deniedBy(webhook, message)),
   });
 
+  const unknown = unknownFields(sent, target, opts);
+  if (unknown.length > 0) {
+    const message = strictDecodingMessage(base.kind, target.gvk.version, unknown);
+    // A create fails decoding its body (BadRequest); a patch fails decoding the patched object (Invalid).
+    return { ...base, outcome: "denied", operation, ref, message, rejectedBy: "strict-decoding", warnings: [], ...client, error: req.errorLine(message, current === undefined ? "BadRequest" : "Invalid") };
+  }
+
   let defaulted: JsonMap | undefined;
+  let patch: jsonpatch.Operation[] | undefined;
   let stored: JsonMap;
   if (target.crd) {
     const { response } = await callWebhook("/defaulting", target, operation, sent, current, opts);
     for (const w of response.warnings ?? []) warnings.add(w);
     if (!response.allowed) return denied(DEFAULTING_WEBHOOK, response.status?.message ?? "");
-    defaulted = applyDefaultingPatch(sent, response);
+    patch = patchOf(response);
+    defaulted = applyDefaultingPatch(sent, patch);
     stored = defaulted;
   } else {
     stored = sent;
@@ -436,6 +461,7 @@ async function throughApiServer(base: DocumentIdentity, target: Target, req: Api
     warnings: warnings.texts(),
     ...client,
     ...(defaulted === undefined ? {} : { defaulted }),
+    ...(patch === undefined ? {} : { patch }),
   };
 }
 
@@ -489,168 +515,6 @@ export function printableDefaulted(obj: JsonMap): JsonMap {
     if (Object.keys(meta.annotations).length === 0) delete meta.annotations;
   }
   return out;
-}
-
-/** Text output: what kubectl apply writes to stdout and stderr, plus Duckbill's notes for skipped documents. */
-export function formatText(results: readonly CheckResult[], printDefaulted: boolean): { stdout: string; stderr: string } {
-  const printer = new WarningPrinter();
-  let stdout = "";
-  let stderr = "";
-  const errors: string[] = [];
-  let yamlDocs = 0;
-  for (const r of results) {
-    if (r.outcome === "skipped") {
-      stderr += `note: ${r.source}:${r.line}: skipped ${r.apiVersion} ${r.kind} ${JSON.stringify(r.name)}: ${r.note ?? ""}\n`;
-      continue;
-    }
-    for (const w of r.clientWarnings ?? []) stderr += `${w}\n`;
-    for (const w of r.warnings) {
-      const line = printer.line(w);
-      if (line !== undefined) stderr += `${line}\n`;
-    }
-    if (r.outcome === "denied") {
-      errors.push(r.error ?? "");
-      continue;
-    }
-    if (printDefaulted) {
-      if (r.defaulted !== undefined) {
-        stdout += (yamlDocs++ > 0 ? "---\n" : "") + toYaml(printableDefaulted(r.defaulted));
-      }
-      continue;
-    }
-    stdout += `${r.ref ?? ""} ${r.outcome}\n`;
-  }
-  // kubectl collects apply errors and prints them last, one per line (cmdutil.CheckErr / MultipleErrors).
-  for (const e of errors) stderr += `${e}\n`;
-  return { stdout, stderr };
-}
-
-/** `-o json`: one document with every result. */
-export function formatJson(results: readonly CheckResult[], printDefaulted: boolean): string {
-  const out = results.map((r) => {
-    const { defaulted, ...rest } = r;
-    return printDefaulted && defaulted !== undefined ? { ...rest, defaulted: printableDefaulted(defaulted) } : rest;
-  });
-  const count = (o: Outcome): number => results.filter((r) => r.outcome === o).length;
-  return (
-    JSON.stringify(
-      { results: out, summary: { documents: results.length, denied: count("denied"), skipped: count("skipped"), allowed: results.length - count("denied") - count("skipped") } },
-      null,
-      2,
-    ) + "\n"
-  );
-}
-
-export const CHECK_USAGE = `Usage: duckbill check [-f FILE|DIR|-]... [FILE...] [options]
-
-Runs every Knative object through the webhook's defaulting and validation exactly as the API server would
-for "kubectl apply" (CREATE, or UPDATE against --old), without a cluster, and prints what kubectl prints.
-Exit code: 0 all allowed, 1 something denied, 2 usage or parse error.
-
-Options:
-  -f, --filename F      a manifest file, a directory (its .yaml/.yml/.json files) or - for stdin; repeatable
-  -R, --recursive       descend into subdirectories of directories given with -f
-  -n, --namespace NS    namespace for objects without one (default "default")
-      --config-dir DIR  webhook configuration (config-features, config-defaults, ...) as for "duckbill serve"
-      --knative-version V  the Knative release to answer as: 1.24, 1.23 or 1.17 (env KNATIVE_VERSION;
-                           default auto, which without a cluster is 1.24)
-      --user NAME       the requesting user (default "${DEFAULT_USER}")
-      --old FILE        live objects (kubectl get -o yaml); matching documents are checked as UPDATEs; repeatable
-  -o, --output FORMAT   text (kubectl's output, default) or json
-      --print-defaulted write the defaulted objects as YAML instead of kubectl's "created" lines
-`;
-
-
-interface CheckArgs {
-  files: string[];
-  recursive: boolean;
-  namespace: string;
-  configDir: string | undefined;
-  knativeVersion: string | undefined;
-  user: string;
-  old: string[];
-  output: "text" | "json";
-  printDefaulted: boolean;
-  help: boolean;
-}
-
-function parseCheckArgs(argv: string[]): CheckArgs {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      strict: true,
-      options: {
-        filename: { type: "string", short: "f", multiple: true },
-        recursive: { type: "boolean", short: "R", default: false },
-        namespace: { type: "string", short: "n", default: "default" },
-        "config-dir": { type: "string" },
-        "knative-version": { type: "string" },
-        user: { type: "string", default: DEFAULT_USER },
-        old: { type: "string", multiple: true },
-        output: { type: "string", short: "o", default: "text" },
-        "print-defaulted": { type: "boolean", default: false },
-        help: { type: "boolean", short: "h", default: false },
-      },
-    });
-  } catch (e) {
-    throw new UsageError((e as Error).message);
-  }
-  const v = parsed.values;
-  if (v.output !== "text" && v.output !== "json") throw new UsageError(`--output must be text or json, got "${v.output}"`);
-  const files = [...(v.filename ?? []), ...parsed.positionals];
-  if (files.length === 0 && !v.help) throw new UsageError("no manifests given: use -f FILE|DIR|- or name files as arguments");
-  if (v.namespace === "") throw new UsageError("--namespace must not be empty");
-  return {
-    files,
-    recursive: v.recursive,
-    namespace: v.namespace,
-    configDir: v["config-dir"],
-    knativeVersion: v["knative-version"],
-    user: v.user,
-    old: v.old ?? [],
-    output: v.output,
-    printDefaulted: v["print-defaulted"],
-    help: v.help,
-  };
-}
-
-/** `duckbill check`: returns the exit code. */
-export async function runCheck(argv: string[], io: CliIO = PROCESS_IO, deps?: AdmissionDeps): Promise<number> {
-  try {
-    const args = parseCheckArgs(argv);
-    if (args.help) {
-      io.write(CHECK_USAGE);
-      return 0;
-    }
-    const config = await loadConfig(args.configDir, args.knativeVersion);
-    const admissionDeps = deps ?? defaultDeps();
-    const opts: CheckOptions = { deps: admissionDeps, config, namespace: args.namespace, user: args.user };
-    const sources = await expandManifestPaths(args.files, args.recursive);
-    const docs = await readManifests(sources, io.readStdin);
-    const oldDocs = args.old.length === 0 ? [] : await readManifests(await expandManifestPaths(args.old, args.recursive), io.readStdin);
-    const old = oldDocs.length === 0 ? undefined : await readOldObjects(oldDocs, opts);
-    const results = await checkDocuments(docs, { ...opts, old });
-    if (args.output === "json") {
-      io.write(formatJson(results, args.printDefaulted));
-    } else {
-      const { stdout, stderr } = formatText(results, args.printDefaulted);
-      if (stdout !== "") io.write(stdout);
-      if (stderr !== "") io.error(stderr);
-    }
-    return results.some((r) => r.outcome === "denied") ? 1 : 0;
-  } catch (e) {
-    if (e instanceof UsageError) {
-      io.error(`duckbill check: ${e.message}\nRun "duckbill check --help" for usage.\n`);
-      return 2;
-    }
-    if (e instanceof ManifestError) {
-      io.error(`duckbill check: ${e.message}\n`);
-      return 2;
-    }
-    throw e;
-  }
 }
 
 export { loadConfig, PROCESS_IO, UsageError, type CliIO } from "./io.js";

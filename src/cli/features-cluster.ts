@@ -1,16 +1,17 @@
 /**
- * `duckbill features --kubeconfig` and `duckbill upgrade-check --kubeconfig`: read Knative's ConfigMaps and the live
- * Knative objects of a cluster with @kubernetes/client-node. The commands import this module on demand, so
+ * `duckbill features --kubeconfig`, `check --kubeconfig` and `upgrade-check --kubeconfig`: read Knative's ConfigMaps,
+ * CRD schemas and the live Knative objects of a cluster with @kubernetes/client-node. The commands import this module on demand, so
  * client-node (kept external by scripts/bundle.mjs) is loaded only when a cluster is asked for. Every function here only talks to
  * the API server; failures are thrown as Errors whose message names what was being read and the API's answer.
  */
-import { CoreV1Api, CustomObjectsApi, type KubeConfig, type V1ConfigMap } from "@kubernetes/client-node";
+import { ApiextensionsV1Api, CoreV1Api, CustomObjectsApi, type KubeConfig, type V1ConfigMap } from "@kubernetes/client-node";
 import { knativeVersionSetting, PROFILES, type KnativeProfile } from "../config/profile.js";
 import { ADMISSION_CONFIGMAPS, snapshotFrom, type ConfigSnapshot } from "../config/snapshot.js";
 import { describeApiError, statusCodeOf } from "../kube/api-request.js";
 import { loadKubeConfig, type LoadedKubeConfig } from "../kube/client.js";
 import { createKubeApi } from "../kube/json-api.js";
 import { detectKnativeRelease, type DetectedRelease } from "../kube/knative-release.js";
+import { structuralOf, type StructuralSchema } from "./strict-decoding.js";
 
 /** kubectl's default --chunk-size. */
 export const LIST_PAGE_SIZE = 500;
@@ -128,4 +129,35 @@ export async function listServingObjects(
     } while (cont !== undefined);
   }
   return out;
+}
+
+/** A kind whose CRD schema `check --kubeconfig` reads. */
+export interface CrdKind {
+  readonly group: string;
+  readonly version: string;
+  readonly kind: string;
+  readonly plural: string;
+}
+
+/**
+ * The structural schemas of the cluster's CRDs for `kinds`, by `group/version/Kind`, as its API server decodes them
+ * strictly; a CRD that cannot be read (not installed, or no `get` on customresourcedefinitions) is left out with a
+ * note naming the API's answer.
+ */
+export async function readCrdSchemas(kc: KubeConfig, kinds: readonly CrdKind[]): Promise<{ schemas: Map<string, StructuralSchema>; notes: string[] }> {
+  const api = kc.makeApiClient(ApiextensionsV1Api);
+  const schemas = new Map<string, StructuralSchema>();
+  const notes: string[] = [];
+  for (const k of kinds) {
+    const name = `${k.plural}.${k.group}`;
+    try {
+      const crd = await api.readCustomResourceDefinition({ name });
+      const version = crd.spec.versions.find((v) => v.name === k.version);
+      if (version?.schema?.openAPIV3Schema === undefined) notes.push(`CRD ${name} has no schema for ${k.version}`);
+      else schemas.set(`${k.group}/${k.version}/${k.kind}`, structuralOf(version.schema.openAPIV3Schema));
+    } catch (e) {
+      notes.push(`reading CRD ${name}: ${describeApiError(e)}`);
+    }
+  }
+  return { schemas, notes };
 }

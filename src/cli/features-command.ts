@@ -7,39 +7,23 @@
  * or is Knative's defaults. `impact --kubeconfig` checks the cluster's live Services and Configurations instead of
  * manifests. The cluster code (and @kubernetes/client-node) lives in ./features-cluster.js, loaded on demand.
  */
-import { parseArgs } from "node:util";
 import type { AdmissionDeps } from "../admission/deps.js";
 import { DEFAULT_FEATURES, FEATURES_CONFIG_NAME, flagValues, parseFlagOf } from "../config/features.js";
 import { snapshotFrom, type ConfigSnapshot } from "../config/snapshot.js";
 import type { Flag } from "../config/types.js";
-import { featureGate, featureGatesOf, gatedFieldsUsed, gatesForFieldPath, neverAllowedField, normalizeFieldPath, podSpecOf, type FeatureGate } from "../serving/feature-gates.js";
+import { FEATURE_GATES, featureGate, featureGatesOf, gatedFieldsUsed, podSpecOf, type FeatureGate } from "../serving/feature-gates.js";
 import { checkDocuments, DEFAULT_USER, readOldObjects, type CheckResult } from "./check.js";
+import { FEATURES_OPTIONS, IMPACT_OPTIONS } from "./command-options.js";
 import { defaultDeps } from "./deps.js";
-import { ClusterError, clusterCall, loadConfig, PROCESS_IO, UsageError, type CliIO } from "./io.js";
+import { explainFieldEntry, formatFieldExplanation, knownSubjects, resolveFields } from "./field-explain.js";
+import { renderHelp, wantsHelp } from "./help.js";
+import { clusterCall, exitOnError, loadConfig, parseOrUsage, PROCESS_IO, UsageError, type CliIO } from "./io.js";
 import { deniedBy } from "./kubectl-apply.js";
 import { controlledByService, liveName, nextApplyOf } from "./live-objects.js";
-import { expandManifestPaths, ManifestError, readManifests, type ManifestDocument } from "./manifests.js";
-
-export const FEATURES_USAGE = `Usage:
-  duckbill features [--config-dir DIR | --kubeconfig FILE [-n NS]] [-o text|json]
-      every config-features flag: its state (in DIR, in the cluster, or Knative's defaults), default, type, what it gates
-  duckbill features explain <flag | field path> [--config-dir DIR | --kubeconfig FILE [-n NS]]
-      what a flag gates and how to enable it, or which flag gates a field (e.g. spec.template.spec.affinity)
-  duckbill features impact --disable <flag> [-f FILE|DIR|-]... [FILE...] [--config-dir DIR] [-n NS] [-o text|json]
-      which of the manifests the webhook would deny once <flag> is Disabled (exit 1 if any)
-  duckbill features impact --disable <flag> --kubeconfig FILE [-n NS] [-o text|json]
-      the same for the cluster's live Services and Configurations (all namespaces, or NS), with the
-      cluster's configuration as it is: which of them would have their next update denied (exit 1 if any)
-
---kubeconfig FILE reads config-features, config-defaults and config-autoscaler from the cluster, in namespace
--n NS for the list and explain (default $SYSTEM_NAMESPACE or knative-serving) and $SYSTEM_NAMESPACE or
-knative-serving for impact (where -n selects the objects). A ConfigMap that does not exist means Knative's
-defaults. It cannot be combined with --config-dir. Exit code 2 on usage errors and when the cluster cannot be read.
-
---knative-version V (env KNATIVE_VERSION) is the Knative release whose flags and parsers apply: 1.24, 1.23 or
-1.17; the default, auto, is the cluster's with --kubeconfig (its Serving CRDs' app.kubernetes.io/version label,
-else the namespace's; a note on stderr says which) and 1.24 without.
-`;
+import { expandManifestPaths, readManifests, type ManifestDocument } from "./manifests.js";
+import { parseArgsOptions } from "./options.js";
+import { closest } from "./suggest.js";
+import { FEATURES_HELP, IMPACT_HELP } from "./usage.js";
 
 const ENABLE_HINT = (key: string, value: string): string =>
   `kubectl patch configmap/config-features -n knative-serving --type merge -p '{"data":{"${key}":"${value}"}}'`;
@@ -121,17 +105,50 @@ export function explainFlag(gate: FeatureGate, config: ConfigSnapshot): string {
   return out;
 }
 
-/** `features explain <field path>`: the flags that gate it, or that none does. */
-export function explainField(path: string, config: ConfigSnapshot): string {
-  const gates = gatesForFieldPath(path);
-  if (gates.length === 0) {
-    const never = neverAllowedField(path);
-    if (never !== undefined) return `No config-features flag gates ${path}: Knative never allows ${never} in a pod spec, whatever the flags.\n`;
-    return `No config-features flag gates ${path}.\n`;
+/** Fields a bare name may stand for before explain asks for a path instead. */
+const MAX_FIELDS_PER_NAME = 6;
+
+/** "A, B or C". */
+function didYouMean(subject: string): string {
+  const near = closest(subject, knownSubjects());
+  return near.length === 0 ? "" : `; did you mean ${orList(near)}?`;
+}
+
+/** `features explain <subject>` for a field: each field it names, with the flags that gate any of them. */
+async function explainFields(subject: string, config: ConfigSnapshot, deps: AdmissionDeps, output: "text" | "json", io: CliIO): Promise<void> {
+  const fields = resolveFields(subject);
+  if (fields.length === 0) {
+    throw new UsageError(`"${subject}" is neither a config-features flag of Knative ${config.profile.version} nor a field of a Service${didYouMean(subject)}`);
   }
-  let out = `${path} is gated by ${gates.map((g) => g.key).join(", ")}.\n`;
-  for (const g of gates) out += "\n" + explainFlag(g, config);
-  return out;
+  if (fields.length > MAX_FIELDS_PER_NAME) {
+    throw new UsageError(`"${subject}" names ${fields.length} fields; name one by its path, e.g. ${fields.slice(0, 3).map((f) => f.path).join(", ")}`);
+  }
+  const explained = [];
+  for (const f of fields) explained.push(await explainFieldEntry(f, config, deps));
+  const gates = [...new Set(explained.flatMap((e) => e.gates))];
+  if (output === "json") {
+    const flag = (g: FeatureGate): Record<string, unknown> => ({ ...g, state: stateOf(config, g), default: DEFAULT_FEATURES[g.field] });
+    const json = { subject, fields: explained.map((e) => ({ ...e, gates: e.gates.map((g) => g.key) })), gates: gates.map(flag) };
+    io.write(JSON.stringify(json, null, 2) + "\n");
+    return;
+  }
+  io.write([...explained.map((e) => formatFieldExplanation(e, config.source)), ...gates.map((g) => explainFlag(g, config))].join("\n"));
+}
+
+/** `features explain <subject>`: a flag of this release, a flag of another release (with a note), else a field. */
+async function runExplain(subject: string, config: ConfigSnapshot, deps: AdmissionDeps, output: "text" | "json", io: CliIO): Promise<void> {
+  if (subject === "") throw new UsageError("explain needs a flag (e.g. kubernetes.podspec-affinity) or a field (e.g. spec.template.spec.affinity, or privileged)");
+  const key = subject.toLowerCase();
+  const gate = featureGate(key, config.profile) ?? featureGate(key);
+  if (gate === undefined) return explainFields(subject, config, deps, output, io);
+  const inRelease = featureGate(key, config.profile) !== undefined;
+  const note = inRelease ? undefined : `${gate.key} is not a config-features flag of Knative ${config.profile.version}${gate.since === undefined ? "" : ` (it came with knative.dev/serving ${gate.since})`}: that release ignores it`;
+  if (output === "json") {
+    io.write(JSON.stringify({ subject, fields: [], gates: [{ ...gate, state: stateOf(config, gate), default: DEFAULT_FEATURES[gate.field] }], ...(note === undefined ? {} : { note }) }, null, 2) + "\n");
+    return;
+  }
+  io.write(explainFlag(gate, config));
+  if (note !== undefined) io.error(`note: ${note}\n`);
 }
 
 interface ImpactEntry {
@@ -216,30 +233,23 @@ function impactJson(gate: FeatureGate, state: Flag, entries: readonly ImpactEntr
 }
 
 async function runImpact(argv: string[], io: CliIO, deps: AdmissionDeps | undefined): Promise<number> {
-  const { values, positionals } = parseOrUsage(argv, {
-    disable: { type: "string" },
-    filename: { type: "string", short: "f", multiple: true },
-    recursive: { type: "boolean", short: "R", default: false },
-    namespace: { type: "string", short: "n" },
-    "config-dir": { type: "string" },
-    "knative-version": { type: "string" },
-    user: { type: "string", default: DEFAULT_USER },
-    output: { type: "string", short: "o", default: "text" },
-    kubeconfig: { type: "string" },
-  });
+  const { values, positionals } = parseOrUsage(argv, parseArgsOptions(IMPACT_OPTIONS));
   const kubeconfig = kubeconfigOf(values);
   const key = values.disable;
   if (typeof key !== "string" || key === "") throw new UsageError("impact needs --disable <flag>");
   const gate = featureGate(key);
-  if (gate === undefined) throw new UsageError(`unknown flag "${key}"; run "duckbill features" for the list`);
+  if (gate === undefined) {
+    const near = closest(key, FEATURE_GATES.map((g) => g.key));
+    throw new UsageError(`unknown flag "${key}"${near.length === 0 ? "" : `; did you mean ${orList(near)}?`} (run "duckbill features" for the list)`);
+  }
   const files = [...((values.filename as string[] | undefined) ?? []), ...positionals];
   const namespace = values.namespace as string | undefined;
   if (namespace === "") throw new UsageError("--namespace must not be empty");
   if (kubeconfig !== undefined && files.length > 0) throw new UsageError("impact checks either manifests (-f) or the cluster's live objects (--kubeconfig), not both");
   if (kubeconfig === undefined && files.length === 0) throw new UsageError("impact needs manifests (-f FILE|DIR|- or files as arguments) or --kubeconfig FILE for the cluster's live objects");
-  const output = outputOf(values.output);
+  const output = outputOf(values.output ?? "text");
   const admissionDeps = deps ?? defaultDeps();
-  const user = String(values.user);
+  const user = typeof values.user === "string" ? values.user : DEFAULT_USER;
   let config: ConfigSnapshot;
   let docs: ManifestDocument[];
   let old: ReadonlyMap<string, Record<string, unknown>> | undefined;
@@ -278,17 +288,6 @@ async function runImpact(argv: string[], io: CliIO, deps: AdmissionDeps | undefi
   const state = stateOf(config, gate);
   io.write(output === "json" ? impactJson(gate, state, entries) : formatImpact(gate, state, entries, entries.length));
   return entries.some((e) => isAllowed(e.before) && e.after.outcome === "denied") ? 1 : 0;
-}
-
-type OptionSpec = NonNullable<Parameters<typeof parseArgs>[0]>["options"];
-
-function parseOrUsage(argv: string[], options: OptionSpec): { values: Record<string, string | boolean | string[] | undefined>; positionals: string[] } {
-  try {
-    const r = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
-    return { values: r.values as Record<string, string | boolean | string[] | undefined>, positionals: r.positionals };
-  } catch (e) {
-    throw new UsageError((e as Error).message);
-  }
 }
 
 function outputOf(v: unknown): "text" | "json" {
@@ -336,32 +335,17 @@ async function clusterConfig(cluster: typeof import("./features-cluster.js"), ku
 export async function runFeatures(argv: string[], io: CliIO = PROCESS_IO, deps?: AdmissionDeps): Promise<number> {
   try {
     const [sub, ...rest] = argv;
-    if (sub === "--help" || sub === "-h" || sub === "help") {
-      io.write(FEATURES_USAGE);
+    if (sub === "help" || wantsHelp(argv)) {
+      io.write(renderHelp(sub === "impact" ? IMPACT_HELP : FEATURES_HELP));
       return 0;
     }
     if (sub === "impact") return await runImpact(rest, io, deps);
     const isExplain = sub === "explain";
-    const { values, positionals } = parseOrUsage(isExplain ? rest : argv, {
-      "config-dir": { type: "string" },
-      "knative-version": { type: "string" },
-      output: { type: "string", short: "o", default: "text" },
-      kubeconfig: { type: "string" },
-      namespace: { type: "string", short: "n" },
-    });
-    const output = outputOf(values.output);
+    const { values, positionals } = parseOrUsage(isExplain ? rest : argv, parseArgsOptions(FEATURES_OPTIONS));
+    const output = outputOf(values.output ?? "text");
     const config = await configFor(values, io);
     if (isExplain) {
-      const subject = positionals.join(" ").trim();
-      if (subject === "") throw new UsageError("explain needs a flag (e.g. kubernetes.podspec-affinity) or a field path (e.g. spec.template.spec.affinity)");
-      const gate = featureGate(subject.toLowerCase(), config.profile);
-      const text = gate !== undefined ? explainFlag(gate, config) : explainField(subject, config);
-      if (output === "json") {
-        const gates = gate !== undefined ? [gate] : gatesForFieldPath(subject);
-        io.write(JSON.stringify({ subject, field: gate === undefined ? normalizeFieldPath(subject) : undefined, gates: gates.map((g) => ({ ...g, state: stateOf(config, g), default: DEFAULT_FEATURES[g.field] })), neverAllowed: gate === undefined ? (neverAllowedField(subject) ?? null) : null }, null, 2) + "\n");
-      } else {
-        io.write(text);
-      }
+      await runExplain(positionals.join(" ").trim(), config, deps ?? defaultDeps(), output, io);
       return 0;
     }
     if (positionals.length > 0) throw new UsageError(`unknown subcommand "${positionals[0]}"; use explain or impact`);
@@ -374,14 +358,6 @@ export async function runFeatures(argv: string[], io: CliIO = PROCESS_IO, deps?:
     }
     return 0;
   } catch (e) {
-    if (e instanceof UsageError) {
-      io.error(`duckbill features: ${e.message}\nRun "duckbill features --help" for usage.\n`);
-      return 2;
-    }
-    if (e instanceof ManifestError || e instanceof ClusterError) {
-      io.error(`duckbill features: ${e.message}\n`);
-      return 2;
-    }
-    throw e;
+    return exitOnError("features", e, io);
   }
 }

@@ -1,6 +1,8 @@
+import { parseArgs } from "node:util";
 import { loadConfigDir } from "../config/dir.js";
 import { resolveKnativeProfile } from "../config/profile.js";
 import { defaultSnapshot, type ConfigSnapshot } from "../config/snapshot.js";
+import { ManifestError } from "./manifests.js";
 
 /** Where a command writes, so tests can capture it. */
 export interface CliIO {
@@ -50,4 +52,32 @@ export async function loadConfig(configDir: string | undefined, knativeVersion?:
   } catch (e) {
     throw new UsageError((e as Error).message);
   }
+}
+
+type ParseOptions = NonNullable<NonNullable<Parameters<typeof parseArgs>[0]>["options"]>;
+
+/** node:util parseArgs (strict, positionals allowed) with `-h`/`--help`, its errors as UsageError. */
+export function parseOrUsage(argv: string[], options: ParseOptions): { values: Record<string, string | boolean | string[] | undefined>; positionals: string[] } {
+  try {
+    const r = parseArgs({ args: argv, options: { ...options, help: { type: "boolean", short: "h" } }, allowPositionals: true, strict: true });
+    return { values: r.values as Record<string, string | boolean | string[] | undefined>, positionals: r.positionals };
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+}
+
+/**
+ * How a command ends on an error it expects: a usage error (exit 2, with a pointer to the command's help), a manifest
+ * that cannot be read or a cluster that cannot be read (exit 2 with the message). Anything else is rethrown.
+ */
+export function exitOnError(command: string, e: unknown, io: CliIO): number {
+  if (e instanceof UsageError) {
+    io.error(`duckbill ${command}: ${e.message}\nRun "duckbill ${command} --help" for usage.\n`);
+    return 2;
+  }
+  if (e instanceof ClusterError || e instanceof ManifestError) {
+    io.error(`duckbill ${command}: ${e.message}\n`);
+    return 2;
+  }
+  throw e;
 }

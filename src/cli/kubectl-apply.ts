@@ -212,20 +212,22 @@ export function infoString(group: string, version: string, kind: string, plural:
 }
 
 /**
- * The API server's message for a webhook denial (admission ToStatusErr) as kubectl prints a create failure:
- * StandardErrorMessage over AddSourceToErr("creating", source, err).
+ * A failed create as kubectl prints it: StandardErrorMessage over AddSourceToErr("creating", source, err), where the
+ * API server's `reason` is a webhook denial (deniedBy) or a decoding error, both status reason BadRequest.
  */
-export function createErrorLine(source: string, webhook: string, message: string): string {
-  return `Error from server (BadRequest): error when creating ${goQuote(source)}: ${deniedBy(webhook, message)}`;
+export function createErrorLine(source: string, reason: string): string {
+  return `Error from server (BadRequest): error when creating ${goQuote(source)}: ${reason}`;
 }
 
 /**
- * The same for a denied apply patch: apply.go wraps the Patcher's AddSourceToErr("patching", ...) in
- * AddSourceToErr("applying patch:\n<patch>\nto:\n<info>\nfor:", ...).
+ * The same for a failed apply patch: apply.go wraps the Patcher's AddSourceToErr("patching", ...) in
+ * AddSourceToErr("applying patch:\n<patch>\nto:\n<info>\nfor:", ...). `status` is the API status reason: BadRequest
+ * for a webhook denial; a patch whose result fails strict decoding is Invalid (k8s.io/apiserver
+ * pkg/endpoints/handlers/patch.go: applyPatchToCurrentObject), whose field error kubectl words in more detail.
  */
-export function patchErrorLine(source: string, patch: string, info: string, webhook: string, message: string): string {
+export function patchErrorLine(source: string, patch: string, info: string, reason: string, status = "BadRequest"): string {
   const quoted = goQuote(source);
-  return `Error from server (BadRequest): error when applying patch:\n${patch}\nto:\n${info}\nfor: ${quoted}: error when patching ${quoted}: ${deniedBy(webhook, message)}`;
+  return `Error from server (${status}): error when applying patch:\n${patch}\nto:\n${info}\nfor: ${quoted}: error when patching ${quoted}: ${reason}`;
 }
 
 /** The API server's words for a webhook denial (admission ToStatusErr), as every error line ends. */

@@ -1,42 +1,29 @@
-import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { DEFAULT_KNATIVE_VERSION, KNATIVE_VERSIONS, PROFILES, resolveKnativeProfile } from "../config/profile.js";
+import { resolveKnativeProfile } from "../config/profile.js";
 import { defaultSnapshot } from "../config/snapshot.js";
 import type { LogLevel } from "../server/logging.js";
 import { isAdmissionPath } from "../admission/http.js";
+import { ADMIT_OPTIONS, HELP_OPTION, VERSION_OPTIONS } from "./command-options.js";
 import { defaultDeps } from "./deps.js";
-import { optionsTable, parseArgsOptions, resolveSettings, SERVE_OPTIONS } from "./options.js";
-
-const USAGE = `Usage: duckbill <command> [options]
-
-Commands:
-  serve                 run the HTTPS admission webhook (see options below)
-  admit [--path P]      answer one AdmissionReview read from stdin (default path /resource-validation)
-  admit --batch         answer JSON lines {name, path, configs?, contentType?, review} from stdin
-  check [-f FILE]...    run manifests through defaulting and validation as the API server would, without a
-                        cluster; prints what kubectl apply prints (see "duckbill check --help")
-  upgrade-check         what upgrading Knative (--from 1.17 --to 1.24) changes for manifests or a cluster's
-                        objects and ConfigMaps (see "duckbill upgrade-check --help")
-  features              list config-features flags; "features explain <flag|field>", "features impact
-                        --disable <flag> -f FILE" (see "duckbill features --help")
-  version               print the version
-  help                  print this text
-
-admit options:
-  --path P              /defaulting, /resource-validation or /config-validation
-  --config-dir DIR      standalone configuration directory (as for serve)
-  --batch               JSON-lines mode
-  --knative-version V   the Knative release to answer as: 1.24, 1.23 or 1.17 (env KNATIVE_VERSION;
-                        default auto, which offline is 1.24)
-
-serve options (flag, environment variable, default):
-`;
+import { wantsHelp } from "./help.js";
+import { parseArgsOptions, resolveSettings, settingOf, SERVE_OPTIONS } from "./options.js";
+import { HELP_BY_COMMAND, helpText } from "./usage.js";
+import { formatVersion, versionInfo } from "./version.js";
 
 export { defaultDeps } from "./deps.js";
 
-function version(): string {
-  const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string };
-  return pkg.version;
+/** A mistake in how a command was called: the message, a pointer to the command's help, exit 2. */
+function usageError(command: string, message: string): number {
+  console.error(`duckbill ${command}: ${message}\nRun "duckbill ${command} --help" for usage.`);
+  return 2;
+}
+
+function parseOrUsage(command: string, argv: string[], options: NonNullable<NonNullable<Parameters<typeof parseArgs>[0]>["options"]>, positionals = false): ReturnType<typeof parseArgs> | number {
+  try {
+    return parseArgs({ args: argv, options: { ...options, ...HELP_OPTION }, strict: true, allowPositionals: positionals });
+  } catch (e) {
+    return usageError(command, (e as Error).message);
+  }
 }
 
 async function readStdin(): Promise<string> {
@@ -46,7 +33,9 @@ async function readStdin(): Promise<string> {
 }
 
 async function serve(argv: string[]): Promise<number> {
-  const { values } = parseArgs({ args: argv, options: parseArgsOptions(SERVE_OPTIONS), strict: true, allowPositionals: false });
+  const parsed = parseOrUsage("serve", argv, parseArgsOptions(SERVE_OPTIONS));
+  if (typeof parsed === "number") return parsed;
+  const { values } = parsed;
   const settings = resolveSettings(values as Record<string, string | boolean | undefined>, process.env);
   const { parseWorkers, reportServing, runPrimary, serveWorkerMetrics } = await import("./workers.js");
   const workers = parseWorkers(settings.workers);
@@ -99,22 +88,21 @@ async function serve(argv: string[]): Promise<number> {
 }
 
 async function admit(argv: string[]): Promise<number> {
-  const { values } = parseArgs({
-    args: argv,
-    options: { path: { type: "string", default: "/resource-validation" }, "config-dir": { type: "string" }, "knative-version": { type: "string" }, batch: { type: "boolean", default: false } },
-    strict: true,
-  });
-  const configDir = values["config-dir"] ?? process.env.CONFIG_DIR;
-  const profile = resolveKnativeProfile(values["knative-version"]);
+  const parsed = parseOrUsage("admit", argv, parseArgsOptions(ADMIT_OPTIONS));
+  if (typeof parsed === "number") return parsed;
+  const values = parsed.values as Record<string, unknown>;
+  const setting = (flag: string): string => settingOf(ADMIT_OPTIONS, flag, values, process.env);
+  const configDir = setting("config-dir");
+  const profile = resolveKnativeProfile(values["knative-version"] as string | undefined);
   // The YAML parser loads only when a directory is read (`serve` does not need it at startup).
-  const config = configDir !== undefined && configDir !== "" ? await (await import("../config/dir.js")).loadConfigDir(configDir, profile) : defaultSnapshot(profile);
+  const config = configDir !== "" ? await (await import("../config/dir.js")).loadConfigDir(configDir, profile) : defaultSnapshot(profile);
   const deps = defaultDeps();
   const { admitBatch, admitOne } = await import("./admit.js");
-  if (values.batch) {
+  if (values.batch === true) {
     const bad = await admitBatch(process.stdin, process.stdout, deps, config);
     return bad === 0 ? 0 : 2;
   }
-  const path = values.path;
+  const path = setting("path");
   if (!isAdmissionPath(path.split("?")[0] ?? "")) {
     console.error(`duckbill admit: --path must be /defaulting, /resource-validation or /config-validation, got "${path}"`);
     return 2;
@@ -128,34 +116,53 @@ async function admit(argv: string[]): Promise<number> {
   return 0;
 }
 
+function version(argv: string[]): number {
+  const parsed = parseOrUsage("version", argv, parseArgsOptions(VERSION_OPTIONS));
+  if (typeof parsed === "number") return parsed;
+  const output = settingOf(VERSION_OPTIONS, "output", parsed.values, process.env);
+  if (output !== "text" && output !== "json") return usageError("version", `--output must be text or json, got "${output}"`);
+  const info = versionInfo();
+  process.stdout.write(output === "json" ? JSON.stringify(info, null, 2) + "\n" : formatVersion(info));
+  return 0;
+}
+
 export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
+  // Every command answers -h and --help before looking at its other arguments (`features` per subcommand).
+  if (command !== undefined && command !== "features" && Object.hasOwn(HELP_BY_COMMAND, command) && wantsHelp(rest)) {
+    process.stdout.write(helpText(command));
+    return 0;
+  }
   switch (command) {
     case "serve":
       return serve(rest);
     case "admit":
       return admit(rest);
     case "check":
-      return (await import("./check.js")).runCheck(rest);
+      return (await import("./check-command.js")).runCheck(rest);
+    case "test":
+      return (await import("./test-command.js")).runTest(rest);
     case "features":
       return (await import("./features-command.js")).runFeatures(rest);
     case "upgrade-check":
       return (await import("./upgrade-check.js")).runUpgradeCheck(rest);
     case "version":
     case "--version":
-      console.log(version());
-      // The Knative releases it answers as (--knative-version), the default first.
-      for (const v of KNATIVE_VERSIONS) {
-        const p = PROFILES[v];
-        console.log(`knative ${v}${v === DEFAULT_KNATIVE_VERSION ? " (default without a cluster)" : ""}: ${p.servingModule}`);
-      }
-      return 0;
+      return version(rest);
     case undefined:
+      process.stderr.write(helpText("help"));
+      return 2;
     case "help":
     case "--help":
-    case "-h":
-      process.stdout.write(USAGE + optionsTable() + "\n");
-      return command === undefined ? 2 : 0;
+    case "-h": {
+      const topic = rest[0];
+      if (topic !== undefined && !Object.hasOwn(HELP_BY_COMMAND, topic)) {
+        console.error(`duckbill help: unknown command "${topic}"; run "duckbill help"`);
+        return 2;
+      }
+      process.stdout.write(helpText(topic ?? "help"));
+      return 0;
+    }
     default:
       console.error(`duckbill: unknown command "${command}"; run "duckbill help"`);
       return 2;

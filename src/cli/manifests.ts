@@ -53,8 +53,11 @@ interface RawDocument {
   readonly itemPositions?: ReadonlyArray<{ readonly line: number; readonly column: number }>;
 }
 
-/** The yaml library's reading of a file: any YAML, with its error positions. */
-function parseWithLibrary(source: string, body: string): RawDocument[] {
+/**
+ * The yaml library's reading of a file: any YAML, with its error positions. The documents before the first one that
+ * cannot be read are returned with that document's error, as kubectl's stream decoder hands them on before failing.
+ */
+function parseWithLibrary(source: string, body: string): { docs: RawDocument[]; error?: ManifestError } {
   const lineCounter = new LineCounter();
   const docs = parseAllDocuments(body, { ...PARSE_OPTIONS, lineCounter });
   const out: RawDocument[] = [];
@@ -62,7 +65,7 @@ function parseWithLibrary(source: string, body: string): RawDocument[] {
     const error = doc.errors[0];
     if (error !== undefined) {
       const at = lineCounter.linePos(error.pos[0]);
-      throw new ManifestError(source, at.line, at.col, error.message);
+      return { docs: out, error: new ManifestError(source, at.line, at.col, error.message) };
     }
     const contents = doc.contents;
     if (contents === null) continue;
@@ -71,7 +74,7 @@ function parseWithLibrary(source: string, body: string): RawDocument[] {
     try {
       value = doc.toJS({ maxAliasCount: 1000 });
     } catch (e) {
-      throw new ManifestError(source, start.line, start.col, (e as Error).message);
+      return { docs: out, error: new ManifestError(source, start.line, start.col, (e as Error).message) };
     }
     if (value === null || value === undefined) continue;
     const itemsNode = isMap(contents) ? contents.get("items", true) : undefined;
@@ -84,38 +87,58 @@ function parseWithLibrary(source: string, body: string): RawDocument[] {
       : undefined;
     out.push({ value, line: start.line, column: start.col, ...(itemPositions === undefined ? {} : { itemPositions }) });
   }
-  return out;
+  return { docs: out };
+}
+
+/** The objects of one file that could be read, and the first error, after which the file is not read further. */
+export interface ParsedFile {
+  readonly docs: ManifestDocument[];
+  readonly error?: ManifestError;
 }
 
 /**
- * Parses one file's text into objects. Throws ManifestError (with line and column) on YAML/JSON syntax errors
- * and on documents that are not objects with `apiVersion` and `kind`. The common block-YAML subset is read by
- * a fast reader (simple-yaml.ts); anything else by the yaml library, with the same values.
+ * Parses one file's text into objects, up to the first YAML/JSON syntax error or document that is not an object with
+ * `apiVersion` and `kind` (a ManifestError with line and column): kubectl applies the documents it decoded before
+ * such an error and reports the error for the rest of the file. The common block-YAML subset is read by a fast
+ * reader (simple-yaml.ts); anything else by the yaml library, with the same values.
  */
-export function parseManifests(source: string, text: string): ManifestDocument[] {
+export function parseManifestFile(source: string, text: string): ParsedFile {
   // kubectl strips a UTF-8 byte order mark before decoding.
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  const docs = parseSimpleYaml(body, kubectlTags) ?? parseWithLibrary(source, body);
+  const simple = parseSimpleYaml(body, kubectlTags);
+  const parsed: { docs: readonly RawDocument[]; error?: ManifestError } = simple === undefined ? parseWithLibrary(source, body) : { docs: simple };
   const out: ManifestDocument[] = [];
-  for (const doc of docs) {
-    const value = doc.value;
-    if (typeof value !== "object" || value === null || Array.isArray(value)) {
-      throw new ManifestError(source, doc.line, doc.column, "a manifest document must be an object with apiVersion and kind");
-    }
-    const obj = value as Record<string, unknown>;
-    if (isList(obj)) {
-      if (!Array.isArray(obj.items)) throw new ManifestError(source, doc.line, doc.column, "items of a list must be an array");
-      // kubectl's FlattenListVisitor: each item is checked on its own, at its own line.
-      const items = obj.items as unknown[];
-      for (let i = 0; i < items.length; i++) {
-        const pos = doc.itemPositions?.[i] ?? doc;
-        out.push(checkedDocument(source, pos.line, pos.column, items[i]));
+  try {
+    for (const doc of parsed.docs) {
+      const value = doc.value;
+      if (typeof value !== "object" || value === null || Array.isArray(value)) {
+        throw new ManifestError(source, doc.line, doc.column, "a manifest document must be an object with apiVersion and kind");
       }
-      continue;
+      const obj = value as Record<string, unknown>;
+      if (isList(obj)) {
+        if (!Array.isArray(obj.items)) throw new ManifestError(source, doc.line, doc.column, "items of a list must be an array");
+        // kubectl's FlattenListVisitor: each item is checked on its own, at its own line.
+        const items = obj.items as unknown[];
+        for (let i = 0; i < items.length; i++) {
+          const pos = doc.itemPositions?.[i] ?? doc;
+          out.push(checkedDocument(source, pos.line, pos.column, items[i]));
+        }
+        continue;
+      }
+      out.push(checkedDocument(source, doc.line, doc.column, obj));
     }
-    out.push(checkedDocument(source, doc.line, doc.column, obj));
+  } catch (e) {
+    if (e instanceof ManifestError) return { docs: out, error: e };
+    throw e;
   }
-  return out;
+  return parsed.error === undefined ? { docs: out } : { docs: out, error: parsed.error };
+}
+
+/** Parses one file's text into objects; throws the first ManifestError (see parseManifestFile). */
+export function parseManifests(source: string, text: string): ManifestDocument[] {
+  const { docs, error } = parseManifestFile(source, text);
+  if (error !== undefined) throw error;
+  return docs;
 }
 
 /** apimachinery's unstructured decoder treats any object with a non-null `items` member as a list. */
@@ -158,6 +181,24 @@ export async function expandManifestPaths(paths: readonly string[], recursive = 
   return out;
 }
 
+/**
+ * expandManifestPaths going on past paths that do not exist: the files of the others, and a ManifestError for each
+ * missing one.
+ */
+export async function expandAllManifestPaths(paths: readonly string[], recursive = false): Promise<{ sources: string[]; errors: ManifestError[] }> {
+  const sources: string[] = [];
+  const errors: ManifestError[] = [];
+  for (const p of paths) {
+    try {
+      sources.push(...(await expandManifestPaths([p], recursive)));
+    } catch (e) {
+      if (!(e instanceof ManifestError)) throw e;
+      errors.push(e);
+    }
+  }
+  return { sources, errors };
+}
+
 async function walk(dir: string, recursive: boolean, out: string[]): Promise<void> {
   // filepath.Walk visits entries in lexical order.
   const entries = (await readdir(dir, { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
@@ -171,9 +212,20 @@ async function walk(dir: string, recursive: boolean, out: string[]): Promise<voi
   }
 }
 
-/** Reads and parses every source; `readStdin` is called at most once, for `STDIN`. */
+/** Reads and parses every source; `readStdin` is called at most once, for `STDIN`. Throws the first ManifestError. */
 export async function readManifests(sources: readonly string[], readStdin: () => Promise<string>): Promise<ManifestDocument[]> {
-  const out: ManifestDocument[] = [];
+  const { docs, errors } = await readAllManifests(sources, readStdin);
+  if (errors[0] !== undefined) throw errors[0];
+  return docs;
+}
+
+/**
+ * Reads and parses every source, going on past files that cannot be read: the objects of all files (of a broken file,
+ * those before its error) and one ManifestError per file that could not be read in full, in the sources' order.
+ */
+export async function readAllManifests(sources: readonly string[], readStdin: () => Promise<string>): Promise<{ docs: ManifestDocument[]; errors: ManifestError[] }> {
+  const docs: ManifestDocument[] = [];
+  const errors: ManifestError[] = [];
   let stdinText: string | undefined;
   for (const source of sources) {
     let text: string;
@@ -184,10 +236,13 @@ export async function readManifests(sources: readonly string[], readStdin: () =>
       try {
         text = await readFile(source, "utf8");
       } catch (e) {
-        throw new ManifestError(source, 0, 0, (e as Error).message);
+        errors.push(new ManifestError(source, 0, 0, (e as Error).message));
+        continue;
       }
     }
-    for (const doc of parseManifests(source, text)) out.push(doc);
+    const parsed = parseManifestFile(source, text);
+    docs.push(...parsed.docs);
+    if (parsed.error !== undefined) errors.push(parsed.error);
   }
-  return out;
+  return { docs, errors };
 }

@@ -15,6 +15,8 @@ export interface OptionSpec {
   readonly short?: string;
   /** The flag may be given more than once. */
   readonly multiple?: boolean;
+  /** What `--help` calls the value (`FILE`, `NS`); else one is read from the flag and its default (./help.ts). */
+  readonly metavar?: string;
 }
 
 export const SERVE_OPTIONS = [
@@ -92,7 +94,7 @@ export function resolveSettings(flags: Readonly<Record<string, string | boolean 
   return out;
 }
 
-/** The settings as a Markdown table (the README's and `--help`'s): `duckbill serve`'s unless others are given. */
+/** The settings as a Markdown table (the README's; `--help` renders the same lists as text, ./help.ts): `duckbill serve`'s unless others are given. */
 export function optionsTable(options: readonly OptionSpec[] = SERVE_OPTIONS): string {
   const rows = options.map((o) => {
     const flag = o.short === undefined ? `\`--${o.flag}\`` : `\`-${o.short}\`, \`--${o.flag}\``;

@@ -17,28 +17,12 @@ import { detectKnativeVersion, profileVersionOf, type DetectKnativeVersion } fro
 import { ClusterError, clusterCall, loadConfig, PROCESS_IO, UsageError, type CliIO } from "./io.js";
 import { controlledByService, nextApplyOf } from "./live-objects.js";
 import { expandManifestPaths, ManifestError, readManifests, type ManifestDocument } from "./manifests.js";
-import { optionsTable, parseArgsOptions, settingOf, UPGRADE_CHECK_OPTIONS } from "./options.js";
+import { renderHelp } from "./help.js";
+import { parseArgsOptions, settingOf, UPGRADE_CHECK_OPTIONS } from "./options.js";
 import { UpgradeComparer, type Comparison } from "./upgrade-compare.js";
 import { configMapNotes } from "./upgrade-configmaps.js";
+import { UPGRADE_CHECK_HELP } from "./usage.js";
 import { breaks, configMapCategory, formatJson, formatText, objectCategory, type ConfigMapReport, type ObjectReport, type SkippedDocument, type UpgradeReport } from "./upgrade-report.js";
-
-export const UPGRADE_CHECK_USAGE = `Usage:
-  duckbill upgrade-check --to 1.24 --from 1.17 [-f FILE|DIR|-]... [FILE...] [-R] [--config-dir DIR] [-o text|json]
-  duckbill upgrade-check --to 1.24 [--from auto] --kubeconfig FILE [-n NS] [-f FILE|DIR|-]... [-o text|json]
-
-Answers every Knative object (the manifests, or the cluster's Services, Configurations, Routes and DomainMappings)
-as the webhook of the release running now (--from) and of the release to upgrade to (--to), and reports per object
-what changes: allowed now and denied after the upgrade (with the new message), denied now and allowed after,
-defaults that change (as a JSON patch), warnings that change, each with the profile field that causes it. Each
-object is checked as a create of its manifest and as the next update of the object as stored. Knative's ConfigMaps
-(from the cluster, --config-dir or the manifests) are checked by /config-validation of both releases, with the
-keys the upgrade makes ignored, read or read differently.
-
---from auto (the default) is the release the cluster runs and needs --kubeconfig; manifests alone need --from.
-Exit code: 0 nothing breaks, 1 something breaks (an object or a ConfigMap allowed now and denied after the
-upgrade), 2 usage errors, unreadable manifests, or a cluster that cannot be read.
-
-`;
 
 /** The one seam: how `--from auto` learns the cluster's release (src/kube's detector, passed in). */
 export interface UpgradeCheckDeps {
@@ -236,7 +220,7 @@ export async function runUpgradeCheck(argv: string[], io: CliIO = PROCESS_IO, de
   try {
     const args = parseUpgradeArgs(argv, env);
     if (args.help) {
-      io.write(UPGRADE_CHECK_USAGE + optionsTable(UPGRADE_CHECK_OPTIONS) + "\n");
+      io.write(renderHelp(UPGRADE_CHECK_HELP));
       return 0;
     }
     const admission = defaultDeps();

@@ -204,38 +204,6 @@ export function featureGate(key: string, profile?: KnativeProfile): FeatureGate 
   return gate === undefined || profile === undefined || featureGatesOf(profile).includes(gate) ? gate : undefined;
 }
 
-/**
- * Pod spec fields Knative never allows, whatever the flags (knative.dev/serving pkg/apis/serving/fieldmask.go:
- * PodSpecMask, ContainerMask; k8s.io/api v0.31 field list),
- * relative to a pod spec.
- */
-export const NEVER_ALLOWED_FIELDS: readonly string[] = [
-  "activeDeadlineSeconds",
-  "ephemeralContainers",
-  "hostUsers",
-  "hostname",
-  "nodeName",
-  "os",
-  "overhead",
-  "preemptionPolicy",
-  "priority",
-  "readinessGates",
-  "resourceClaims",
-  "restartPolicy",
-  "schedulingGates",
-  "serviceAccount",
-  "setHostnameAsFQDN",
-  "subdomain",
-  "terminationGracePeriodSeconds",
-  "containers[*].lifecycle",
-  "containers[*].resizePolicy",
-  "containers[*].restartPolicy",
-  "containers[*].stdin",
-  "containers[*].stdinOnce",
-  "containers[*].tty",
-  "containers[*].volumeDevices",
-];
-
 /** One gated field a pod spec uses: the flag and the field's concrete path. */
 export interface GatedFieldUse {
   readonly key: string;
@@ -355,15 +323,6 @@ export function gatesForFieldPath(path: string): FeatureGate[] {
       return g.wholeFieldOnly === true ? gated === wanted : pathsOverlap(gated, wanted);
     }),
   );
-}
-
-/** Whether a pod-spec-relative path is one Knative never allows (or lies inside one). */
-export function neverAllowedField(path: string): string | undefined {
-  const wanted = normalizeFieldPath(path);
-  return NEVER_ALLOWED_FIELDS.find((f) => {
-    const field = normalizeFieldPath(f);
-    return wanted === field || wanted.startsWith(field + ".");
-  });
 }
 
 const POD_SPEC_PREFIXES = ["spec.template.spec.", "template.spec.", "spec."];

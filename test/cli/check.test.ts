@@ -5,7 +5,8 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { parse as parseYaml, parseAllDocuments, stringify as stringifyYaml } from "yaml";
 import { answerReview, JSON_CONTENT_TYPE } from "../../src/admission/http.js";
-import { checkDocuments, readOldObjects, runCheck, type CheckResult, type CliIO, type ReviewTransport } from "../../src/cli/check.js";
+import { checkDocuments, readOldObjects, type CheckResult, type CliIO, type ReviewTransport } from "../../src/cli/check.js";
+import { runCheck } from "../../src/cli/check-command.js";
 import { applyMergePatch, goJson, ResponseWarnings, threeWayMergePatch, WarningPrinter, withLastApplied } from "../../src/cli/kubectl-apply.js";
 import { defaultDeps, main } from "../../src/cli/main.js";
 import { kubectlTags, ManifestError, parseManifests, readManifests } from "../../src/cli/manifests.js";
@@ -175,7 +176,7 @@ describe("duckbill check: CREATE as kubectl apply would do it", () => {
       message: "validation failed: missing field(s): spec.template.spec.containers[0].image",
       warnings: [INSECURE_WARNING],
     });
-    expect(out.summary).toEqual({ documents: 4, denied: 2, skipped: 1, allowed: 1 });
+    expect(out.summary).toEqual({ documents: 4, denied: 2, skipped: 1, allowed: 1, unreadable: 0 });
   });
 
   it("applies --config-dir: a flag enabled there allows the field it gates", async () => {
@@ -191,7 +192,7 @@ describe("duckbill check: usage and parse errors exit 2", () => {
     { name: "YAML syntax error, with file and line", args: [fixture("syntax-error.yaml")], stderr: /^duckbill check: test\/fixtures\/check\/syntax-error\.yaml:10:\d+: / },
     { name: "no manifests", args: [], stderr: /no manifests given/ },
     { name: "unknown option", args: ["--frobnicate", fixture("valid-service.yaml")], stderr: /--frobnicate/ },
-    { name: "bad output format", args: ["-o", "yaml", fixture("valid-service.yaml")], stderr: /--output must be text or json/ },
+    { name: "bad output format", args: ["-o", "yaml", fixture("valid-service.yaml")], stderr: /--output must be text, json, junit, github, got "yaml"/ },
     { name: "missing file", args: [fixture("nope.yaml")], stderr: /nope\.yaml: the path does not exist/ },
     { name: "bad config dir", args: ["--config-dir", fixture("nope"), fixture("valid-service.yaml")], stderr: /must be an existing directory/ },
   ])("$name", async ({ args, stderr }) => {
@@ -373,7 +374,7 @@ describe("duckbill check: speed", () => {
       await writeFile(file, Array.from({ length: 100 }, (_, i) => doc(i)).join("---\n"));
       const r = await check(["-o", "json", file]);
       const out = JSON.parse(r.stdout) as { summary: Record<string, number> };
-      expect(out.summary).toEqual({ documents: 100, denied: 10, skipped: 0, allowed: 90 });
+      expect(out.summary).toEqual({ documents: 100, denied: 10, skipped: 0, allowed: 90, unreadable: 0 });
       // Its speed is a measurement, not a test (docs/cli.md, "Speed").
       expect(r.code).toBe(1);
     } finally {

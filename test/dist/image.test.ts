@@ -127,8 +127,11 @@ describe.each(RUNTIMES.map((major) => ({ major, what: major === IMAGE_MAJOR ? "t
     it("reports its version", async () => {
       const { version } = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string };
       const { stdout } = await run(node, [...entry, "version"], { cwd: dir, env: childEnv() });
-      const [first, ...releases] = stdout.trimEnd().split("\n");
-      expect(first).toBe(version);
+      const [first, commit, nodeLine, ...releases] = stdout.trimEnd().split("\n");
+      expect(first).toBe(`duckbill ${version}`);
+      // The commit the bundle was built from (scripts/bundle.mjs), and the Node.js it runs on: the image's major.
+      expect(commit).toMatch(/^commit: ([0-9a-f]{7,}(-dirty)?|unknown)$/);
+      expect(nodeLine).toMatch(new RegExp(`^node: v${major}\\.`));
       // Then the Knative releases it answers as (--knative-version), the one `auto` takes without a cluster marked.
       expect(releases).toEqual(["knative 1.24 (default without a cluster): knative.dev/serving v0.51.0", "knative 1.23: knative.dev/serving v0.50.0", "knative 1.17: knative.dev/serving v0.44.2"]);
     });

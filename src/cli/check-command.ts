@@ -1,0 +1,137 @@
+/**
+ * `duckbill check`'s command line: reads the manifests (going on past those that cannot be read), the configuration
+ * (`--config-dir`, a cluster's with `--kubeconfig`, or Knative's defaults) and `--old`, checks every document
+ * (./check.ts) and writes the chosen output format (./check-output.ts).
+ */
+import type { AdmissionDeps } from "../admission/deps.js";
+import type { ConfigSnapshot } from "../config/snapshot.js";
+import { checkDocuments, readOldObjects, type CheckOptions } from "./check.js";
+import { exitCodeOf, formatGithub, formatJson, formatJunit, formatText, OUTPUT_FORMATS, type CheckRun, type OutputFormat } from "./check-output.js";
+import { CHECK_OPTIONS } from "./command-options.js";
+import { CRD_SCHEMAS } from "./crd-schemas.js";
+import { defaultDeps } from "./deps.js";
+import { renderHelp } from "./help.js";
+import { clusterCall, exitOnError, loadConfig, parseOrUsage, PROCESS_IO, UsageError, type CliIO } from "./io.js";
+import { expandAllManifestPaths, expandManifestPaths, readAllManifests, readManifests } from "./manifests.js";
+import { parseArgsOptions, settingOf } from "./options.js";
+import type { StructuralSchema } from "./strict-decoding.js";
+import { CHECK_HELP } from "./usage.js";
+
+interface CheckArgs {
+  readonly help: boolean;
+  readonly files: readonly string[];
+  readonly recursive: boolean;
+  readonly namespace: string;
+  readonly configDir: string;
+  readonly kubeconfig?: string;
+  readonly systemNamespace: string;
+  readonly knativeVersion?: string;
+  readonly user: string;
+  readonly old: readonly string[];
+  readonly output: OutputFormat;
+  readonly printDefaulted: boolean;
+}
+
+function isOutputFormat(v: string): v is OutputFormat {
+  return (OUTPUT_FORMATS as readonly string[]).includes(v);
+}
+
+function parseCheckArgs(argv: string[], env: NodeJS.ProcessEnv): CheckArgs {
+  const parsed = parseOrUsage(argv, parseArgsOptions(CHECK_OPTIONS));
+  const v = parsed.values;
+  const setting = (flag: string): string => settingOf(CHECK_OPTIONS, flag, v, env);
+  const help = v.help === true;
+  const files = [...((v.filename as string[] | undefined) ?? []), ...parsed.positionals];
+  const output = setting("output");
+  const kubeconfig = v.kubeconfig as string | undefined;
+  if (!help) {
+    if (!isOutputFormat(output)) throw new UsageError(`--output must be ${OUTPUT_FORMATS.join(", ")}, got "${output}"`);
+    if (files.length === 0) throw new UsageError("no manifests given: use -f FILE|DIR|- or name files as arguments");
+    if (v.namespace === "") throw new UsageError("--namespace must not be empty");
+    if (kubeconfig === "") throw new UsageError("--kubeconfig needs a file");
+    if (kubeconfig !== undefined && setting("config-dir") !== "") throw new UsageError("--kubeconfig and --config-dir are alternatives: give one of them");
+  }
+  return {
+    help,
+    files,
+    recursive: v.recursive === true,
+    namespace: setting("namespace"),
+    configDir: setting("config-dir"),
+    ...(kubeconfig === undefined ? {} : { kubeconfig }),
+    systemNamespace: setting("system-namespace"),
+    ...(typeof v["knative-version"] === "string" ? { knativeVersion: v["knative-version"] } : {}),
+    user: setting("user"),
+    old: (v.old as string[] | undefined) ?? [],
+    output: output as OutputFormat,
+    printDefaulted: v["print-defaulted"] === true,
+  };
+}
+
+/** The kinds whose CRDs strict decoding follows: those Duckbill has schemas for, with the registry's plurals. */
+function crdKinds(deps: AdmissionDeps): Array<{ group: string; version: string; kind: string; plural: string }> {
+  return Object.keys(CRD_SCHEMAS).flatMap((key) => {
+    const [group = "", version = "", kind = ""] = key.split("/");
+    const rules = deps.kinds.lookup({ group, version, kind });
+    return rules === undefined ? [] : [{ group, version, kind, plural: rules.plural }];
+  });
+}
+
+/** The configuration and CRD schemas: a cluster's with --kubeconfig (notes on stderr), else --config-dir or the defaults. */
+async function judgeAs(args: CheckArgs, deps: AdmissionDeps, io: CliIO): Promise<{ config: ConfigSnapshot; schemas?: ReadonlyMap<string, StructuralSchema> }> {
+  const kubeconfig = args.kubeconfig;
+  if (kubeconfig === undefined) return { config: await loadConfig(args.configDir, args.knativeVersion) };
+  const cluster = await import("./features-cluster.js");
+  const { kubeConfig } = clusterCall(() => cluster.connect(kubeconfig));
+  const { profile, note } = await clusterCall(() => cluster.clusterProfile(kubeConfig, args.systemNamespace, args.knativeVersion));
+  if (note !== undefined) io.error(`note: ${note}\n`);
+  const config = await clusterCall(() => cluster.readAdmissionConfig(kubeConfig, args.systemNamespace, profile));
+  const { schemas, notes } = await clusterCall(() => cluster.readCrdSchemas(kubeConfig, crdKinds(deps)));
+  for (const n of notes) io.error(`note: ${n}; strict decoding follows Duckbill's CRD (manifests/crds) instead\n`);
+  return { config, schemas };
+}
+
+function write(run: CheckRun, args: CheckArgs, io: CliIO): void {
+  switch (args.output) {
+    case "json":
+      io.write(formatJson(run, args.printDefaulted));
+      return;
+    case "junit":
+      io.write(formatJunit(run));
+      return;
+    case "github":
+      io.write(formatGithub(run));
+      return;
+    case "text": {
+      const { stdout, stderr } = formatText(run, args.printDefaulted);
+      if (stdout !== "") io.write(stdout);
+      if (stderr !== "") io.error(stderr);
+    }
+  }
+}
+
+/** `duckbill check`: returns the exit code. */
+export async function runCheck(argv: string[], io: CliIO = PROCESS_IO, deps?: AdmissionDeps, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  try {
+    const args = parseCheckArgs(argv, env);
+    if (args.help) {
+      io.write(renderHelp(CHECK_HELP));
+      return 0;
+    }
+    const admissionDeps = deps ?? defaultDeps();
+    const { config, schemas } = await judgeAs(args, admissionDeps, io);
+    const opts: CheckOptions = { deps: admissionDeps, config, namespace: args.namespace, user: args.user, ...(schemas === undefined ? {} : { schemas }) };
+    // A path that does not exist is reported like a file that cannot be read; the other paths are still checked.
+    const expanded = await expandAllManifestPaths(args.files, args.recursive);
+    const { docs, errors } = await readAllManifests(expanded.sources, io.readStdin);
+    const unreadable = [...expanded.errors, ...errors];
+    // --old must be read in full: a live object missing would turn an update into a create.
+    const oldDocs = args.old.length === 0 ? [] : await readManifests(await expandManifestPaths(args.old, args.recursive), io.readStdin);
+    const old = oldDocs.length === 0 ? undefined : await readOldObjects(oldDocs, opts);
+    const results = await checkDocuments(docs, { ...opts, old });
+    const run: CheckRun = { results, unreadable };
+    write(run, args, io);
+    return exitCodeOf(run);
+  } catch (e) {
+    return exitOnError("check", e, io);
+  }
+}
