@@ -3,7 +3,9 @@ import { readFileSync } from "node:fs";
 import type { Server } from "node:http";
 import type { Logger } from "pino";
 import type { AdmissionDeps } from "../admission/deps.js";
+import { exportsPrometheusMetrics } from "../config/metrics-export.js";
 import { knativeProfile, knativeVersionSetting, type KnativeProfile } from "../config/profile.js";
+import type { ConfigData } from "../config/types.js";
 import { chooseConfigStoreMode, createConfigStore, type ConfigStore } from "../config/store.js";
 import type { ClusterConfigSourceOptions } from "../kube/config-source.js";
 import { CertDirWatch } from "../kube/cert-dir-watch.js";
@@ -73,8 +75,45 @@ export function checkSettings(s: ServeSettings): void {
   reconcileWebhooks(s);
   parseBool(s["disable-ha"], "--disable-ha (DISABLE_HA)");
   parseBool(s["impact-warnings"], "--impact-warnings (DUCKBILL_IMPACT_WARNINGS)");
-  parseBool(s["knative-metrics"], "--knative-metrics (DUCKBILL_KNATIVE_METRICS)");
+  parseKnativeMetrics(s["knative-metrics"]);
   parseDurationMs(s["dry-run-timeout"], "--dry-run-timeout (PODSPEC_DRYRUN_TIMEOUT)");
+}
+
+/** `--knative-metrics`: auto (config-observability decides), or always / never. */
+function parseKnativeMetrics(v: string): "auto" | boolean {
+  if (v === "auto") return "auto";
+  if (v === "true" || v === "false") return v === "true";
+  throw new Error(`--knative-metrics (DUCKBILL_KNATIVE_METRICS) must be auto, true or false, got "${v}"`);
+}
+
+/**
+ * `--knative-metrics auto`: Knative's series are shown while config-observability has the release answered as export
+ * to Prometheus (src/config/metrics-export.ts), re-decided when the ConfigMap or the release changes; a ConfigMap
+ * Knative would reject keeps the decision in effect.
+ */
+function followKnativeMetrics(metrics: import("../server/metrics.js").WebhookMetrics, initial: KnativeProfile, logger: Logger): { observe(data: ConfigData): void; release(p: KnativeProfile): void } {
+  let data: ConfigData | undefined;
+  let profile = initial;
+  const decide = (): void => {
+    const exposed = exportsPrometheusMetrics(data, profile);
+    if (exposed === undefined) {
+      logger.warn({ knativeVersion: profile.version }, "config-observability: not a metrics exporter Knative accepts; Knative's series stay as they are");
+      return;
+    }
+    if (metrics.knative?.isExposed !== exposed) logger.info({ knativeVersion: profile.version, exposed }, exposed ? "Knative's metrics series shown: config-observability exports to Prometheus" : "Knative's metrics series hidden: config-observability does not export to Prometheus");
+    metrics.setKnativeExposed(exposed);
+  };
+  decide();
+  return {
+    observe(d) {
+      data = d;
+      decide();
+    },
+    release(p) {
+      profile = p;
+      decide();
+    },
+  };
 }
 
 /** `--max-buffered-bytes`: 0 (no bound) or room for at least one maximal body. */
@@ -163,13 +202,13 @@ async function knativeRelease(s: ServeSettings, logger: Logger, cluster: Cluster
   };
 }
 
-async function openConfigStore(s: ServeSettings, logger: Logger, registry: import("prom-client").Registry, cluster: ClusterAccess | undefined, profile: KnativeProfile): Promise<ConfigStore> {
+async function openConfigStore(s: ServeSettings, logger: Logger, registry: import("prom-client").Registry, cluster: ClusterAccess | undefined, profile: KnativeProfile, observers: ReadonlyMap<string, (data: ConfigData) => void>): Promise<ConfigStore> {
   const mode = chooseConfigStoreMode({ source: s["config-source"], dir: s["config-dir"], kubeconfig: s.kubeconfig });
   if (mode === "cluster" && cluster === undefined) throw new Error("the cluster configuration source needs Kubernetes credentials");
   const clusterSource: ClusterConfigSourceOptions = {
     kubeConfig: cluster?.kubeConfig,
     clientRateLimits: cluster?.rateLimits,
-    observers: new Map([[s["config-logging-name"], followLogLevel(logger, s["log-level"] as LogLevel)]]),
+    observers: new Map([[s["config-logging-name"], followLogLevel(logger, s["log-level"] as LogLevel)], ...observers]),
   };
   const store = createConfigStore({
     mode,
@@ -254,7 +293,8 @@ export async function startWebhook(s: ServeSettings, deps: AdmissionDeps, opts: 
   // Load the transport while certificates are made (key generation runs off the main thread).
   const [tls, { createWebhookServer }, { WebhookMetrics }] = await Promise.all([tlsFor(s, logger), import("../server/app.js"), import("../server/metrics.js")]);
   const metricsPortWanted = parsePort(s["metrics-port"], "--metrics-port", true);
-  const metrics = new WebhookMetrics({ knative: parseBool(s["knative-metrics"], "--knative-metrics") ? undefined : false });
+  const knativeMetrics = parseKnativeMetrics(s["knative-metrics"]);
+  const metrics = new WebhookMetrics({ knative: knativeMetrics === false ? false : undefined });
   opts.onRegistry?.(metrics.registry);
   const tlsSource = chooseTlsSource(s);
   const reconcile = reconcileWebhooks(s);
@@ -262,11 +302,14 @@ export async function startWebhook(s: ServeSettings, deps: AdmissionDeps, opts: 
   const access = await clusterAccess(s, logger, tlsSource === "secret" || reconcile || configMode === "cluster" || inCluster(s));
   const release = await knativeRelease(s, logger, access);
   metrics.setRelease(release.profile);
-  const store = await openConfigStore(s, logger, metrics.registry, access, release.profile);
+  const metricsExport = knativeMetrics === "auto" ? followKnativeMetrics(metrics, release.profile, logger) : undefined;
+  const observability = new Map(metricsExport === undefined ? [] : [[s["config-observability-name"], metricsExport.observe] as const]);
+  const store = await openConfigStore(s, logger, metrics.registry, access, release.profile, observability);
   const onRelease: { changed?: () => void } = {};
   const releaseWatch = release.follow?.((p) => {
     store.setProfile(p);
     metrics.setRelease(p);
+    metricsExport?.release(p);
     onRelease.changed?.();
   });
   logger.info({ source: store.current().source, tls: tlsSource, reconcileWebhooks: reconcile }, "configuration and certificate sources");

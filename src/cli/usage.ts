@@ -39,7 +39,7 @@ export const SERVE_HELP: HelpSpec = {
   groups: groupOptions(SERVE_OPTIONS, [
     { title: "Listening and TLS", flags: ["port", "host", "http2", "tls-min-version", "tls-max-version", "tls-cipher-suites", "tls-curve-preferences", "client-ca", "tls-source", "cert-dir", "generated-cert-dir", "secret-name"] },
     { title: "Cluster", flags: ["kubeconfig", "namespace", "service-name", "knative-version", "reconcile-webhooks", "webhook-url", "disable-ha", "dry-run-timeout", "impact-warnings", "kube-api-qps", "kube-api-burst"] },
-    { title: "Configuration", flags: ["config-source", "config-dir", "config-watchdog", "config-logging-name", "config-leader-election-name", "generational"] },
+    { title: "Configuration", flags: ["config-source", "config-dir", "config-watchdog", "config-logging-name", "config-observability-name", "config-leader-election-name", "generational"] },
     { title: "Limits and timeouts", flags: ["request-timeout", "headers-timeout", "keep-alive-timeout", "drain-timeout", "max-connections", "max-buffered-bytes", "workers"] },
     { title: "Metrics and logging", flags: ["metrics-port", "metrics-host", "knative-metrics", "log-level"] },
   ]),

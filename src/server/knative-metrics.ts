@@ -136,13 +136,37 @@ function openTelemetryFamily(): Family {
 export class KnativeWebhookMetrics {
   private readonly families: Readonly<Record<KnativeMetricsFamily, Family>> = { opencensus: openCensusFamily(), opentelemetry: openTelemetryFamily() };
   private current: KnativeMetricsFamily;
+  private exposed: boolean;
 
   constructor(
     private readonly registry: Registry,
     family: KnativeMetricsFamily,
+    exposed = true,
   ) {
     this.current = family;
-    for (const m of this.families[family].metrics) m.register(registry);
+    this.exposed = exposed;
+    if (exposed) for (const m of this.families[family].metrics) m.register(registry);
+  }
+
+  /** Whether the series are on the registry (`--knative-metrics auto`: config-observability's exporter). */
+  get isExposed(): boolean {
+    return this.exposed;
+  }
+
+  /**
+   * Shows or hides the series, as Knative's exporter starts or stops serving them when config-observability
+   * changes; hidden series count nothing and start again from zero, as a new exporter does.
+   */
+  setExposed(exposed: boolean): void {
+    if (exposed === this.exposed) return;
+    this.exposed = exposed;
+    const family = this.families[this.current];
+    if (exposed) {
+      for (const m of family.metrics) m.register(this.registry);
+    } else {
+      for (const m of family.metrics) this.registry.removeSingleMetric(m.name);
+      family.reset();
+    }
   }
 
   get family(): KnativeMetricsFamily {
@@ -154,14 +178,14 @@ export class KnativeWebhookMetrics {
     const next = profile.webhookMetrics;
     if (next === this.current) return;
     const old = this.families[this.current];
-    for (const m of old.metrics) this.registry.removeSingleMetric(m.name);
+    if (this.exposed) for (const m of old.metrics) this.registry.removeSingleMetric(m.name);
     old.reset();
     this.current = next;
-    for (const m of this.families[next].metrics) m.register(this.registry);
+    if (this.exposed) for (const m of this.families[next].metrics) m.register(this.registry);
   }
 
   /** One AdmissionReview answered on `path`, in `seconds`. */
   observe(a: AdmittedSummary, seconds: number, path: string): void {
-    this.families[this.current].observe(a, seconds, path);
+    if (this.exposed) this.families[this.current].observe(a, seconds, path);
   }
 }

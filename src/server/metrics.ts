@@ -19,7 +19,7 @@ export class WebhookMetrics {
   private readonly denials: Counter<"type" | "group" | "version" | "kind" | "operation">;
   private readonly rejected: Counter<"path" | "code">;
 
-  constructor(opts: { processMetrics?: boolean; knative?: KnativeMetricsFamily | false } = {}) {
+  constructor(opts: { processMetrics?: boolean; knative?: KnativeMetricsFamily | false; knativeExposed?: boolean } = {}) {
     this.duration = new Histogram({
       name: "duckbill_admission_duration_seconds",
       help: "Time to answer one AdmissionReview, from decoded body to encoded answer.",
@@ -41,7 +41,12 @@ export class WebhookMetrics {
       registers: [this.registry],
     });
     if (opts.processMetrics !== false) collectDefaultMetrics({ register: this.registry });
-    this.knative = opts.knative === false ? undefined : new KnativeWebhookMetrics(this.registry, opts.knative ?? DEFAULT_PROFILE.webhookMetrics);
+    this.knative = opts.knative === false ? undefined : new KnativeWebhookMetrics(this.registry, opts.knative ?? DEFAULT_PROFILE.webhookMetrics, opts.knativeExposed ?? true);
+  }
+
+  /** Shows or hides Knative's series (`--knative-metrics auto` following config-observability). */
+  setKnativeExposed(exposed: boolean): void {
+    this.knative?.setExposed(exposed);
   }
 
   /** The Knative release answered as changed (`--knative-version auto`): Knative's series follow it. */

@@ -5,8 +5,8 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { OPENCENSUS_LATENCY_BUCKETS, OPENTELEMETRY_DURATION_BUCKETS } from "../../src/server/knative-metrics.js";
 import { capturedLogger, eventually } from "../config/store-harness.js";
-import { useClusterServe } from "../support/cluster-serve.js";
-import { BUILTIN_RESOURCES, CUSTOM_RESOURCE_DEFINITIONS as CRDS } from "../support/fake-apiserver.js";
+import { CLUSTER_NS, useClusterServe } from "../support/cluster-serve.js";
+import { BUILTIN_RESOURCES, configMap, CONFIGMAPS, CUSTOM_RESOURCE_DEFINITIONS as CRDS } from "../support/fake-apiserver.js";
 import { freePort, getText, samplesOf } from "../support/metrics-scrape.js";
 import { httpsCall, serviceReview, startTestWebhook, type TestWebhook } from "../support/webhook.js";
 
@@ -66,10 +66,11 @@ const KNATIVE_NAMES = /^(webhook_request_|kn_webhook_)/m;
 
 describe("Knative's webhook series on /metrics", () => {
   let wh: TestWebhook | undefined;
-  afterEach(async () => {
+  async function stopWebhook(): Promise<void> {
     await wh?.stop();
     wh = undefined;
-  });
+  }
+  afterEach(stopWebhook);
 
   async function serveAndScrape(overrides: Record<string, string>): Promise<string> {
     const metricsPort = await freePort();
@@ -106,7 +107,7 @@ describe("Knative's webhook series on /metrics", () => {
 
   for (const version of ["1.23", "1.24"]) {
     it(`answering as ${version}: kn_webhook_handler_duration_seconds (OpenTelemetry), per route and status`, async () => {
-      const text = await serveAndScrape({ "knative-version": version });
+      const text = await serveAndScrape({ "knative-version": version, "knative-metrics": "true" });
       expect(text).toContain("# HELP kn_webhook_handler_duration_seconds The duration of task execution.\n# TYPE kn_webhook_handler_duration_seconds histogram\n");
       const series = [
         { http_route: "/defaulting", kn_webhook_operation_status: "success", ...SERVICE_CREATE_OTEL },
@@ -123,6 +124,17 @@ describe("Knative's webhook series on /metrics", () => {
     });
   }
 
+  it("--knative-metrics auto (the default) without config-observability: shown as 1.17 (metrics.backend-destination defaults to prometheus), hidden as 1.23 and 1.24 (metrics-protocol defaults to none)", async () => {
+    expect(samplesOf(await serveAndScrape({ "knative-version": "1.17" }), "webhook_request_count")).toHaveLength(2);
+    await stopWebhook();
+    for (const version of ["1.23", "1.24"]) {
+      const text = await serveAndScrape({ "knative-version": version });
+      expect(text).not.toMatch(KNATIVE_NAMES);
+      expect(samplesOf(text, "duckbill_admission_duration_seconds_count")).toHaveLength(3);
+      await stopWebhook();
+    }
+  });
+
   it("--knative-metrics false: duckbill_* only", async () => {
     const text = await serveAndScrape({ "knative-version": "1.17", "knative-metrics": "false" });
     expect(text).not.toMatch(KNATIVE_NAMES);
@@ -130,7 +142,7 @@ describe("Knative's webhook series on /metrics", () => {
   });
 
   it("refuses a --knative-metrics that is not a boolean", async () => {
-    await expect(startTestWebhook({ "knative-metrics": "maybe" })).rejects.toThrow('--knative-metrics (DUCKBILL_KNATIVE_METRICS) must be true or false, got "maybe"');
+    await expect(startTestWebhook({ "knative-metrics": "maybe" })).rejects.toThrow('--knative-metrics (DUCKBILL_KNATIVE_METRICS) must be auto, true or false, got "maybe"');
   });
 });
 
@@ -144,6 +156,8 @@ describe("Knative's webhook series under --knative-version auto", () => {
 
   it("switches family when the cluster's release changes: the old release's series go, the new one's start empty", async () => {
     cluster.fake.create(CRDS, crd("1.17.0"));
+    // 1.17 exports to Prometheus by default and ignores metrics-protocol; 1.23 exports because of it.
+    cluster.fake.create(CONFIGMAPS, configMap(CLUSTER_NS, "config-observability", { "metrics-protocol": "prometheus" }));
     const { logger, lines } = capturedLogger();
     logger.level = "info";
     const metricsPort = await freePort();
@@ -163,5 +177,29 @@ describe("Knative's webhook series under --knative-version auto", () => {
       { name: "kn_webhook_handler_duration_seconds_count", labels: { http_route: "/defaulting", kn_webhook_operation_status: "success", ...SERVICE_CREATE_OTEL }, value: 1 },
     ]);
     expect(text).not.toMatch(/^webhook_request_/m);
+  });
+
+  it("--knative-metrics auto follows config-observability live: Knative's series shown while it exports to Prometheus", async () => {
+    cluster.fake.create(CRDS, crd("1.24.0"));
+    const { logger, lines } = capturedLogger();
+    logger.level = "info";
+    const metricsPort = await freePort();
+    const running = await cluster.serve(logger, { "disable-ha": "true", "tls-source": "generated", "reconcile-webhooks": "false", "metrics-port": String(metricsPort), "metrics-host": "127.0.0.1" });
+    expect(await admit(running.port, running.tls.ca, "/defaulting", serviceReview())).toBe(true);
+    expect(await getText(metricsPort)).not.toMatch(KNATIVE_NAMES);
+
+    cluster.fake.create(CONFIGMAPS, configMap(CLUSTER_NS, "config-observability", { "metrics-protocol": " prometheus " }));
+    await eventually(() => lines.some((l) => l.msg === "Knative's metrics series shown: config-observability exports to Prometheus") || undefined, "shown");
+    expect(await admit(running.port, running.tls.ca, "/defaulting", serviceReview())).toBe(true);
+    expect(samplesOf(await getText(metricsPort), "kn_webhook_handler_duration_seconds_count").map((s) => s.value)).toEqual([1]);
+
+    // A value Knative rejects keeps the exporter (and the series) as they are.
+    cluster.fake.apply(CONFIGMAPS, configMap(CLUSTER_NS, "config-observability", { "metrics-protocol": "carrier-pigeon" }));
+    await eventually(() => lines.some((l) => l.msg === "config-observability: not a metrics exporter Knative accepts; Knative's series stay as they are") || undefined, "the warning");
+    expect(samplesOf(await getText(metricsPort), "kn_webhook_handler_duration_seconds_count").map((s) => s.value)).toEqual([1]);
+
+    cluster.fake.apply(CONFIGMAPS, configMap(CLUSTER_NS, "config-observability", { "metrics-protocol": "none" }));
+    await eventually(() => lines.some((l) => l.msg === "Knative's metrics series hidden: config-observability does not export to Prometheus") || undefined, "hidden");
+    expect(await getText(metricsPort)).not.toMatch(KNATIVE_NAMES);
   });
 });
