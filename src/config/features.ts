@@ -104,6 +104,19 @@ const LATER_VOLUME_FLAGS: ReadonlySet<string> = new Set<VolumeFlagKey>([
   "kubernetes.podspec-volumes-ephemeral",
 ]);
 
+/**
+ * Whether `key` is a config-features flag of the release `profile` (knative.dev/serving pkg/apis/config/features.go:
+ * NewFeaturesConfigFromMap): the volume flags added after v0.44.2 where `volumes.flags` lists them, the controller
+ * flags where `controllerFlags` does, and `kubernetes.podspec-dryrun` until v0.47.0 removed it (`podSpecDryRun`).
+ * The one answer parsing (parseFeaturesConfig) and listing (featureGatesOf) both take.
+ */
+export function releaseHasFlag(key: string, profile: KnativeProfile): boolean {
+  if (LATER_VOLUME_FLAGS.has(key)) return (profile.volumes.flags as readonly string[]).includes(key);
+  if (LATER_CONTROLLER_FLAGS.has(key)) return profile.controllerFlags.includes(key);
+  if (key === "kubernetes.podspec-dryrun") return profile.podSpecDryRun === "flag";
+  return true;
+}
+
 /** asFlag: the matching Flag, or undefined for anything else. */
 export function parseFlag(raw: string): Flag | undefined {
   for (const flag of FLAGS) if (equalFoldAscii(raw, flag)) return flag;
@@ -140,10 +153,7 @@ export function parseFeaturesConfig(data: ConfigData, profile: KnativeProfile = 
   let out: Record<string, Flag> | undefined;
   for (const [key, field] of KEYS) {
     const raw = lookup(data, key);
-    if (raw === undefined || (LATER_VOLUME_FLAGS.has(key) && !(profile.volumes.flags as readonly string[]).includes(key))) continue;
-    if (LATER_CONTROLLER_FLAGS.has(key) && !profile.controllerFlags.includes(key)) continue;
-    // v0.47.0 removed the flag: the dry run follows the request's dryRun (profile.podSpecDryRun).
-    if (field === "podSpecDryRun" && profile.podSpecDryRun === "request") continue;
+    if (raw === undefined || !releaseHasFlag(key, profile)) continue;
     const flag = field === "secureDefaults" ? parseSecurePodDefaults(raw, profile) : parseFlag(raw);
     if (flag === undefined || flag === DEFAULT_FEATURES[field]) continue;
     out ??= { ...DEFAULT_FEATURES };

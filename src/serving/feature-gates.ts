@@ -5,6 +5,7 @@
  * flags with it, `duckbill features impact` and the server's impact warnings (issue [7]) find the objects a flag
  * change would affect with `gatedFieldsUsed`.
  */
+import { releaseHasFlag } from "../config/features.js";
 import type { KnativeProfile } from "../config/profile.js";
 import type { FeaturesConfig } from "../config/types.js";
 import { arrayField, isGoZero, isJsonObject, objectField, structType, type JsonObject } from "./field-mask.js";
@@ -185,14 +186,9 @@ export const FEATURE_GATES: readonly FeatureGate[] = [
 
 const BY_KEY = new Map(FEATURE_GATES.map((g) => [g.key, g]));
 
-/** The gates of a release: those of Knative 1.17, and the later ones its profile lists. */
+/** The gates of a release: the flags its config-features has (releaseHasFlag). */
 export function featureGatesOf(profile: KnativeProfile): readonly FeatureGate[] {
-  return FEATURE_GATES.filter(
-    (g) =>
-      (g.since === undefined || (profile.volumes.flags as readonly string[]).includes(g.key) || profile.controllerFlags.includes(g.key)) &&
-      // kubernetes.podspec-dryrun left config-features in v0.47.0 (knative.dev/serving pkg/apis/config/features.go).
-      !(g.check === "dry-run" && profile.podSpecDryRun === "request"),
-  );
+  return FEATURE_GATES.filter((g) => releaseHasFlag(g.key, profile));
 }
 
 /**
