@@ -9,7 +9,7 @@ import type { Logger } from "pino";
 import { GatedUsageIndex, objectKey, ownedByService, usageBits, type GatedUsageView, type UsageKind } from "../serving/gated-usage.js";
 import type { RequestThrottle } from "./client.js";
 import { createKubeApi, type KubeApi } from "./json-api.js";
-import { Reflector } from "./reflector.js";
+import { logStreamEnd, Reflector } from "./reflector.js";
 
 const PLURALS: Record<UsageKind, string> = { Service: "services", Configuration: "configurations" };
 const DEFAULT_WATCHDOG_MS = 120_000;
@@ -85,11 +85,7 @@ export class GatedUsageWatch {
           this.noteFull(logger);
         },
         onListError: (message, retryInMs) => logger.warn({ ...fields, err: message, retryInMs }, "impact warnings: listing failed; retrying"),
-        onStreamEnd: (end, retryInMs) => {
-          const log = { ...fields, reason: end.reason, detail: end.detail, retryInMs };
-          if (end.reason === "closed" || end.reason === "gone") logger.debug(log, "impact warnings: watch ended; watching again");
-          else logger.warn(log, "impact warnings: watch failed; watching again");
-        },
+        onStreamEnd: logStreamEnd(logger, "impact warnings: watch", fields),
         throttle: opts.throttle,
         watchdogMs: opts.watchdogMs ?? DEFAULT_WATCHDOG_MS,
       });

@@ -12,7 +12,7 @@ import type { Logger } from "pino";
 import { DEFAULT_KNATIVE_VERSION, PROFILES, profileForRelease, type KnativeProfile, type ReleaseMatch } from "../config/profile.js";
 import type { RequestThrottle } from "./client.js";
 import { KubeApiError, type KubeApi } from "./json-api.js";
-import { Reflector } from "./reflector.js";
+import { logStreamEnd, Reflector } from "./reflector.js";
 
 /** The CRD whose label names the release (every Serving install has it, and Duckbill's webhooks serve it). */
 export const RELEASE_CRD = "services.serving.knative.dev";
@@ -129,11 +129,7 @@ export class KnativeReleaseWatch {
         this.observe(phase === "DELETED" ? undefined : obj);
       },
       onListError: (message, retryInMs) => opts.logger.warn({ crd: RELEASE_CRD, err: message, retryInMs }, "reading the Knative release label failed; retrying"),
-      onStreamEnd: (end, retryInMs) => {
-        const log = { crd: RELEASE_CRD, reason: end.reason, detail: end.detail, retryInMs };
-        if (end.reason === "closed" || end.reason === "gone") opts.logger.debug(log, "release label watch ended; watching again");
-        else opts.logger.warn(log, "release label watch failed; watching again");
-      },
+      onStreamEnd: logStreamEnd(opts.logger, "release label watch", { crd: RELEASE_CRD }),
       throttle: opts.throttle,
       watchdogMs: opts.watchdogMs,
     });

@@ -5,6 +5,7 @@
  * source and the certificate Secret watch.
  */
 import type { KubeConfig } from "@kubernetes/client-node";
+import type { Logger } from "pino";
 import { Backoff, DEFAULT_BACKOFF, type BackoffPolicy } from "./backoff.js";
 import { StallWatchdog } from "./watchdog.js";
 import { describeApiError, statusCodeOf } from "./api-request.js";
@@ -44,6 +45,19 @@ export interface ReflectorOptions<T> {
   readonly watchTimeoutSeconds?: () => number;
   /** Bound on one list request (default 30 s). */
   readonly listTimeoutMs?: number;
+}
+
+/**
+ * An onStreamEnd that logs the way the webhook's watches do: a server-side end or an expired resourceVersion is
+ * routine (debug); a failed, stalled or undecodable stream is worth a look (warn), with what the reflector does next
+ * (a failed stream is watched again, the others are listed again).
+ */
+export function logStreamEnd(logger: Logger, subject: string, fields: Readonly<Record<string, unknown>>): NonNullable<ReflectorOptions<unknown>["onStreamEnd"]> {
+  return (end, retryInMs) => {
+    const log = { ...fields, reason: end.reason, detail: end.detail, retryInMs };
+    if (end.reason === "closed" || end.reason === "gone") logger.debug(log, `${subject} ended; watching again`);
+    else logger.warn(log, `${subject} failed; ${end.reason === "error" ? "watching" : "listing"} again`);
+  };
 }
 
 /** A stream that delivered something or stayed up this long was healthy: the next failure starts backoff afresh. */

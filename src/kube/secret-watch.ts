@@ -8,7 +8,7 @@ import type { Logger } from "pino";
 import type { BackoffPolicy } from "./backoff.js";
 import { withSignal } from "./api-request.js";
 import type { RequestThrottle } from "./client.js";
-import { Reflector } from "./reflector.js";
+import { logStreamEnd, Reflector } from "./reflector.js";
 
 export interface SecretWatchOptions {
   readonly kubeConfig: KubeConfig;
@@ -55,11 +55,7 @@ export class SecretWatch {
         opts.onTrouble?.(`reading Secret ${fields.secret} failed: ${message}`);
         logger.warn({ ...fields, err: message, retryInMs }, "reading the Secret failed; retrying");
       },
-      onStreamEnd: (end, retryInMs) => {
-        const log = { ...fields, reason: end.reason, detail: end.detail, retryInMs };
-        if (end.reason === "closed" || end.reason === "gone") logger.debug(log, "Secret watch ended; watching again");
-        else logger.warn(log, end.reason === "error" ? "Secret watch failed; watching again" : "Secret watch failed; listing again");
-      },
+      onStreamEnd: logStreamEnd(logger, "Secret watch", fields),
       throttle: opts.throttle,
       backoff: opts.backoff,
       watchdogMs: opts.watchdogMs ?? DEFAULT_WATCHDOG_MS,
