@@ -19,6 +19,15 @@ interface Series {
 
 export type BucketBound = "below" | "at-or-below";
 
+/** The shape prom-client's Registry (and the --workers AggregatorRegistry, which sums) reads from a metric. */
+export interface MetricSnapshot {
+  name: string;
+  help: string;
+  type: string;
+  aggregator: string;
+  values: { metricName?: string; labels: Record<string, string | number>; value: number }[];
+}
+
 /** The metric object prom-client's Registry (and the --workers AggregatorRegistry, which sums) reads. */
 export class ExplicitBucketHistogram {
   readonly type = "histogram";
@@ -37,21 +46,31 @@ export class ExplicitBucketHistogram {
     registry.registerMetric(this as unknown as Parameters<Registry["registerMetric"]>[0]);
   }
 
-  observe(labels: Readonly<Record<string, string>>, value: number): void {
-    const key = this.labelNames.map((n) => labels[n] ?? "").join("\n");
+  /**
+   * One value for the series whose label values are `values`, in the order of the label names (no label object per
+   * call: the hot path builds the series' labels once, when it first appears).
+   */
+  observe(values: readonly string[], value: number): void {
+    const key = values.join("\n");
     let s = this.series.get(key);
     if (s === undefined) {
       const own: Record<string, string> = {};
-      for (const n of this.labelNames) own[n] = labels[n] ?? "";
+      this.labelNames.forEach((n, i) => (own[n] = values[i] ?? ""));
       s = { labels: own, counts: new Array<number>(this.bounds.length + 1).fill(0), sum: 0, count: 0 };
       this.series.set(key, s);
     }
+    const bounds = this.bounds;
     let i = 0;
-    const inBucket = this.bound === "below" ? (b: number) => value < b : (b: number) => value <= b;
-    while (i < this.bounds.length && !inBucket(this.bounds[i] as number)) i++;
+    if (this.bound === "below") while (i < bounds.length && !(value < (bounds[i] as number))) i++;
+    else while (i < bounds.length && !(value <= (bounds[i] as number))) i++;
     s.counts[i] = (s.counts[i] ?? 0) + 1;
     s.sum += value;
     s.count++;
+  }
+
+  /** Each series' labels and how many values it counted (for a counter that is this histogram's count). */
+  counts(): Iterable<{ readonly labels: Readonly<Record<string, string>>; readonly count: number }> {
+    return this.series.values();
   }
 
   reset(): void {
@@ -59,8 +78,8 @@ export class ExplicitBucketHistogram {
   }
 
   /** prom-client's MetricObjectWithValues: `_bucket` lines with cumulative counts, then `_sum` and `_count`. */
-  get(): Promise<{ name: string; help: string; type: string; aggregator: string; values: { metricName: string; labels: Record<string, string | number>; value: number }[] }> {
-    const values: { metricName: string; labels: Record<string, string | number>; value: number }[] = [];
+  get(): Promise<MetricSnapshot> {
+    const values: MetricSnapshot["values"] = [];
     for (const s of this.series.values()) {
       let cumulative = 0;
       this.bounds.forEach((b, i) => {
@@ -71,6 +90,32 @@ export class ExplicitBucketHistogram {
       values.push({ metricName: `${this.name}_sum`, labels: { ...s.labels }, value: s.sum });
       values.push({ metricName: `${this.name}_count`, labels: { ...s.labels }, value: s.count });
     }
+    return Promise.resolve({ name: this.name, help: this.help, type: this.type, aggregator: this.aggregator, values });
+  }
+}
+
+/**
+ * A counter that is a histogram's count, series by series: what OpenCensus exports as a Count view beside a
+ * Distribution view of the same measure and tags (knative.dev/pkg webhook/stats_reporter.go: request_count and
+ * request_latencies are both recorded once per request), without counting every request twice.
+ */
+export class HistogramCount {
+  readonly type = "counter";
+  readonly aggregator = "sum";
+
+  constructor(
+    readonly name: string,
+    readonly help: string,
+    private readonly of: ExplicitBucketHistogram,
+  ) {}
+
+  register(registry: Registry): void {
+    registry.registerMetric(this as unknown as Parameters<Registry["registerMetric"]>[0]);
+  }
+
+  get(): Promise<MetricSnapshot> {
+    const values: MetricSnapshot["values"] = [];
+    for (const s of this.of.counts()) values.push({ labels: { ...s.labels }, value: s.count });
     return Promise.resolve({ name: this.name, help: this.help, type: this.type, aggregator: this.aggregator, values });
   }
 }

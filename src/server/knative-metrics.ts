@@ -3,10 +3,10 @@
  * label names and label values, for the release answered as (`profile.webhookMetrics`), beside Duckbill's
  * duckbill_* series: Knative's dashboards and alerts read these (docs/adr/0015-knative-metrics-and-tls.md).
  */
-import { Counter, type Registry } from "prom-client";
+import type { Registry } from "prom-client";
 import type { AdmittedSummary } from "../admission/http.js";
 import type { KnativeProfile } from "../config/profile.js";
-import { ExplicitBucketHistogram } from "./explicit-histogram.js";
+import { ExplicitBucketHistogram, HistogramCount } from "./explicit-histogram.js";
 
 export type KnativeMetricsFamily = KnativeProfile["webhookMetrics"];
 
@@ -67,33 +67,32 @@ interface Family {
 }
 
 function openCensusFamily(): Family {
-  const count = new Counter({ name: "webhook_request_count", help: "The number of requests that are routed to webhook", labelNames: OPENCENSUS_LABELS, registers: [] });
   const latencies = new ExplicitBucketHistogram("webhook_request_latencies", "The response time in milliseconds", OPENCENSUS_LABELS, OPENCENSUS_LATENCY_BUCKETS, "below");
+  const count = new HistogramCount("webhook_request_count", "The number of requests that are routed to webhook", latencies);
   return {
-    metrics: [{ name: "webhook_request_count", register: (r) => r.registerMetric(count) }, latencies],
+    metrics: [count, latencies],
     observe({ request, response }, seconds) {
-      const labels: Record<(typeof OPENCENSUS_LABELS)[number], string> = {
-        admission_allowed: String(response.allowed),
-        desired_api_version: "",
-        kind_group: request.kind.group,
-        kind_kind: request.kind.kind,
-        kind_version: request.kind.version,
-        request_operation: request.operation,
-        resource_group: request.resource.group,
-        resource_namespace: request.namespace,
-        resource_resource: request.resource.resource,
-        resource_version: request.resource.version,
-        result_code: "",
-        result_reason: "",
-        result_status: "",
-      };
-      count.inc(labels);
+      // OPENCENSUS_LABELS' order; the conversion tags are empty for an admission request.
+      const values = [
+        String(response.allowed),
+        "",
+        request.kind.group,
+        request.kind.kind,
+        request.kind.version,
+        request.operation,
+        request.resource.group,
+        request.namespace,
+        request.resource.resource,
+        request.resource.version,
+        "",
+        "",
+        "",
+      ];
       // ReportAdmissionRequest records float64(d.Milliseconds()): whole milliseconds, truncated (from whole
       // microseconds, so that 0.009 s is not 8.999… ms).
-      latencies.observe(labels, Math.trunc(Math.round(seconds * 1e6) / 1000));
+      latencies.observe(values, Math.trunc(Math.round(seconds * 1e6) / 1000));
     },
     reset() {
-      count.reset();
       latencies.reset();
     },
   };
@@ -104,23 +103,10 @@ function openTelemetryFamily(): Family {
   return {
     metrics: [duration],
     observe({ request, response }, seconds, path) {
-      duration.observe(
-        {
-          http_route: path,
-          kn_webhook_operation_status: response.allowed ? "success" : "failure",
-          kn_webhook_operation_type: request.operation,
-          kn_webhook_resource_group: request.kind.group,
-          kn_webhook_resource_kind: request.kind.kind,
-          kn_webhook_resource_version: request.kind.version,
-          kn_webhook_subresource: request.subResource,
-          // WebhookTypeAdmission for defaulting and validation alike; the other values are for conversion.
-          kn_webhook_type: "admission",
-          otel_scope_name: OTEL_SCOPE_NAME,
-          otel_scope_schema_url: "",
-          otel_scope_version: "",
-        },
-        seconds,
-      );
+      // OPENTELEMETRY_LABELS' order. kn.webhook.type is WebhookTypeAdmission for defaulting and validation alike
+      // (the other values are for conversion); the scope has a name only.
+      const values = [path, response.allowed ? "success" : "failure", request.operation, request.kind.group, request.kind.kind, request.kind.version, request.subResource, "admission", OTEL_SCOPE_NAME, "", ""];
+      duration.observe(values, seconds);
     },
     reset() {
       duration.reset();
