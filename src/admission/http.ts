@@ -3,6 +3,7 @@ import { rawMemberText } from "../go/encoding/json/raw-member.js";
 import { decodeFirstJsonValue } from "../go/encoding/json/stream.js";
 import { DEFAULT_KNATIVE_VERSION, PROFILES, type KnativeProfile } from "../config/profile.js";
 import { muxCleanPath } from "../go/net/http/clean-path.js";
+import { pathQueryString, requestEscapedPath } from "../go/net/url/url.js";
 import { admitConfigMap } from "./config-validation.js";
 import { admitDefaulting } from "./defaulting.js";
 import type { AdmissionDeps, RequestEnv } from "./deps.js";
@@ -21,6 +22,13 @@ export const MAX_BODY_BYTES = 3 * 1024 * 1024;
 
 export const JSON_CONTENT_TYPE = "application/json";
 
+/**
+ * The Content-Type of an AdmissionReview answer. Knative sets none (knative.dev/pkg webhook/admission.go:
+ * admissionHandler encodes the review straight to the ResponseWriter), so Go's net/http sniffs the first bytes
+ * (golang/go src/net/http/sniff.go: DetectContentType), and JSON sniffs as text.
+ */
+export const REVIEW_CONTENT_TYPE = "text/plain; charset=utf-8";
+
 export function isAdmissionPath(path: string): path is AdmissionPath {
   return path === "/defaulting" || path === "/resource-validation" || path === "/config-validation";
 }
@@ -33,11 +41,13 @@ export function webhookTypeOf(path: AdmissionPath): WebhookType {
 /** An answer in HTTP terms, shared by the HTTPS server and `duckbill admit` so both say exactly the same. */
 export interface HttpAnswer {
   status: number;
-  /** `application/json` for AdmissionReview answers, `text/plain; charset=utf-8` for errors (Go's http.Error). */
+  /** `text/plain; charset=utf-8` for AdmissionReview answers (REVIEW_CONTENT_TYPE) and errors (Go's http.Error). */
   contentType: string;
   body: string;
   /** A redirect's target (the Location header). */
   location?: string;
+  /** Other response headers (http.Error's X-Content-Type-Options). */
+  headers?: Readonly<Record<string, string>>;
   /** Present when an AdmissionReview was answered: what the logs and metrics report. */
   admission?: AdmittedSummary;
 }
@@ -49,10 +59,11 @@ export interface AdmittedSummary {
 }
 
 const TEXT = "text/plain; charset=utf-8";
+const NOSNIFF: Readonly<Record<string, string>> = Object.freeze({ "x-content-type-options": "nosniff" });
 
-function textAnswer(status: number, message: string): HttpAnswer {
-  // Go's http.Error writes the message followed by a newline.
-  return { status, contentType: TEXT, body: `${message}\n` };
+/** Go's http.Error (golang/go src/net/http/server.go): the message and a newline, as text, with nosniff. */
+export function goHttpError(status: number, message: string): HttpAnswer {
+  return { status, contentType: TEXT, body: `${message}\n`, headers: NOSNIFF };
 }
 
 /** Go's html.EscapeString, used by Knative when echoing an unknown path. */
@@ -66,22 +77,32 @@ export function escapeHtml(s: string): string {
  */
 export function contentTypeRejection(contentType: string | undefined): HttpAnswer | undefined {
   if (contentType === JSON_CONTENT_TYPE) return undefined;
-  return textAnswer(415, "invalid Content-Type, want `application/json`");
+  return goHttpError(415, "invalid Content-Type, want `application/json`");
 }
 
 /**
- * Go's ServeMux answers a path it would clean (`//defaulting`, `/a/../defaulting`) with a redirect to the clean
- * one, before any handler runs; a POST gets no body (golang/go src/net/http/server.go: ServeMux.Handler,
- * Redirect). Undefined when the path is clean.
+ * Go's ServeMux answers a request whose escaped path it would clean (`//defaulting`, `/a/../defaulting`) with a
+ * redirect to the clean path, the query kept, before any handler runs (golang/go src/net/http/server.go:
+ * ServeMux.findHandler, Redirect, hexEscapeNonASCII): a GET or HEAD gets `text/html`, a GET also a one-link
+ * body, any other method neither. `target` is the request-target as sent (path and query, still escaped).
+ * Undefined when the path is clean.
  */
-export function redirectOfUncleanPath(path: string, profile: KnativeProfile): HttpAnswer | undefined {
-  const clean = muxCleanPath(path);
-  if (clean === path) return undefined;
-  return { status: profile.toolchain.cleanPathRedirectStatus, contentType: TEXT, body: "", location: clean };
+export function redirectOfUncleanPath(target: string, profile: KnativeProfile, method = "POST"): HttpAnswer | undefined {
+  const q = target.indexOf("?");
+  const escaped = requestEscapedPath(q === -1 ? target : target.slice(0, q));
+  const clean = muxCleanPath(escaped);
+  if (clean === escaped) return undefined;
+  const status = profile.toolchain.cleanPathRedirectStatus;
+  // Redirect cleans the URL's path again, which a clean path survives unchanged.
+  const url = pathQueryString(clean, q === -1 ? "" : target.slice(q + 1));
+  const location = url.replace(/[\x80-\uffff]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0")}`);
+  if (method !== "GET" && method !== "HEAD") return { status, contentType: "", body: "", location };
+  const body = method === "GET" ? `<a href="${escapeHtml(url)}">${status === 301 ? "Moved Permanently" : "Temporary Redirect"}</a>.\n\n` : "";
+  return { status, contentType: "text/html; charset=utf-8", body, location };
 }
 
 export function unknownPathRejection(path: string): HttpAnswer {
-  return textAnswer(400, `no controller registered for: ${escapeHtml(path)}`);
+  return goHttpError(400, `no controller registered for: ${escapeHtml(path)}`);
 }
 
 /**
@@ -89,7 +110,7 @@ export function unknownPathRejection(path: string): HttpAnswer {
  * knative.dev/pkg's webhook reads the body through http.MaxBytesReader and answers 400 with the decode error.
  */
 export function bodyTooLargeRejection(profile: KnativeProfile = PROFILES[DEFAULT_KNATIVE_VERSION]): HttpAnswer {
-  return textAnswer(profile.bodyTooLargeStatus, "could not decode body:http: request body too large");
+  return goHttpError(profile.bodyTooLargeStatus, "could not decode body:http: request body too large");
 }
 
 /** The request part of the HTTP exchange: path without query, Content-Type header, raw body. */
@@ -117,13 +138,13 @@ const REQUEST_OBJECT = ["request", "object"] as const;
 /** Decodes and answers an AdmissionReview body sent to one of the three admission paths. */
 export async function answerReview(path: AdmissionPath, body: Buffer | string, deps: AdmissionDeps, env: RequestEnv): Promise<HttpAnswer> {
   const parsed = decodeFirstJsonValue(body);
-  if (!parsed.ok) return textAnswer(400, `could not decode body:${parsed.error}`);
+  if (!parsed.ok) return goHttpError(400, `could not decode body:${parsed.error}`);
   const decoded = decodeAdmissionReview(parsed.value, env.config.profile, () => rawMemberText(body, REQUEST_OBJECT));
-  if (!decoded.ok) return textAnswer(400, `could not decode body:${decoded.error}`);
+  if (!decoded.ok) return goHttpError(400, `could not decode body:${decoded.error}`);
   const review = decoded.review;
   if (review.request === undefined) {
     // Knative dereferences the missing request and drops the connection; a clear 400 serves callers better.
-    return textAnswer(400, "could not decode body:AdmissionReview.request must be set");
+    return goHttpError(400, "could not decode body:AdmissionReview.request must be set");
   }
   const request = review.request;
   // decodeFirstJsonValue already gave every string Go's decoding: the object decoders need not check again.
@@ -140,5 +161,6 @@ export async function answerReview(path: AdmissionPath, body: Buffer | string, d
   if (review.kind !== "") out.kind = review.kind;
   if (review.apiVersion !== "") out.apiVersion = review.apiVersion;
   out.response = response;
-  return { status: 200, contentType: JSON_CONTENT_TYPE, body: JSON.stringify(out), admission: { request, response, type } };
+  // json.Encoder.Encode ends the value with a newline.
+  return { status: 200, contentType: REVIEW_CONTENT_TYPE, body: `${JSON.stringify(out)}\n`, admission: { request, response, type } };
 }

@@ -46,7 +46,7 @@ class SnapshotCache {
 }
 
 function outputLine(name: unknown, a: HttpAnswer): string {
-  if (a.status === 200 && a.contentType === JSON_CONTENT_TYPE) return JSON.stringify({ name, httpStatus: a.status, review: JSON.parse(a.body) as unknown });
+  if (a.admission !== undefined) return JSON.stringify({ name, httpStatus: a.status, review: JSON.parse(a.body) as unknown });
   return JSON.stringify({ name, httpStatus: a.status, body: a.body });
 }
 

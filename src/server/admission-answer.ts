@@ -1,7 +1,7 @@
 import type { FastifyReply } from "fastify";
 import type { Logger } from "pino";
 import type { AdmissionDeps, GatedUsageView, RequestEnv } from "../admission/deps.js";
-import { answerReview, type AdmissionPath, type HttpAnswer } from "../admission/http.js";
+import { answerReview, goHttpError, type AdmissionPath, type HttpAnswer } from "../admission/http.js";
 import type { ConfigSnapshot } from "../config/snapshot.js";
 import { releaseAfterBody } from "./heap-release.js";
 import { admissionLogFields, rejectionLogFields } from "./log-fields.js";
@@ -14,6 +14,14 @@ export interface AnswerOptions {
   readonly gatedUsage?: GatedUsageView;
   readonly logger: Logger;
   readonly metrics?: WebhookMetrics;
+}
+
+/** Writes an answer: its status, Location, other headers and Content-Type (none when empty), and body. */
+export function sendAnswer(reply: FastifyReply, a: HttpAnswer): void {
+  if (a.location !== undefined) void reply.header("location", a.location);
+  if (a.headers !== undefined) void reply.headers(a.headers);
+  if (a.contentType !== "") void reply.type(a.contentType);
+  void reply.code(a.status).send(a.body === "" ? undefined : a.body);
 }
 
 /**
@@ -31,13 +39,13 @@ export async function answerAdmission(o: AnswerOptions, path: AdmissionPath, bod
   } catch (err) {
     o.logger.error({ err, path }, "internal error while answering a request");
     o.metrics?.observeRejection(path, 500);
-    void reply.code(500).type("text/plain; charset=utf-8").send("internal error\n");
+    sendAnswer(reply, goHttpError(500, "internal error"));
     release();
     return;
   }
   const micros = Math.round((performance.now() - startedAt) * 1000);
-  // A string, not a Buffer: Node writes the head and a string body as one piece (one TLS write), a Buffer apart.
-  void reply.code(answer.status).type(answer.contentType).send(answer.body);
+  // The body is a string, not a Buffer: Node writes the head and a string body as one piece, a Buffer apart.
+  sendAnswer(reply, answer);
   release();
   const a = answer.admission;
   if (a !== undefined) {

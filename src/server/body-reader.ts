@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { constants as http2Constants, type Http2ServerRequest, type Http2ServerResponse } from "node:http2";
-import { MAX_BODY_BYTES, type HttpAnswer } from "../admission/http.js";
+import { goHttpError, MAX_BODY_BYTES, type HttpAnswer } from "../admission/http.js";
 import type { BodyBudget } from "./body-budget.js";
 
 export type RawRequest = IncomingMessage | Http2ServerRequest;
@@ -94,7 +94,7 @@ const RETRY_AFTER_SECONDS = 1;
 
 /** 429: the server holds as many body bytes as --max-buffered-bytes allows (server/body-budget.ts). */
 export function busyRejection(): HttpAnswer {
-  return { status: 429, contentType: "text/plain; charset=utf-8", body: "too many request bodies arriving at once: retry later\n" };
+  return goHttpError(429, "too many request bodies arriving at once: retry later");
 }
 
 /**
@@ -104,7 +104,7 @@ export function busyRejection(): HttpAnswer {
  */
 export function refuseAndDiscard(req: RawRequest, res: RawResponse, answer: HttpAnswer): void {
   if (res.headersSent || res.writableEnded || res.destroyed) return;
-  const headers: Record<string, string | number> = { "content-type": answer.contentType, "content-length": Buffer.byteLength(answer.body) };
+  const headers: Record<string, string | number> = { ...answer.headers, "content-type": answer.contentType, "content-length": Buffer.byteLength(answer.body) };
   if (answer.status === 429) headers["retry-after"] = RETRY_AFTER_SECONDS;
   if (req.httpVersionMajor === 1) headers.connection = "close";
   (res as ServerResponse).writeHead(answer.status, headers);

@@ -10,10 +10,10 @@ import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import { METHODS } from "node:http";
 import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import type { Logger } from "pino";
-import { ADMISSION_PATHS, bodyTooLargeRejection, isAdmissionPath, JSON_CONTENT_TYPE, unknownPathRejection, type AdmissionPath, type HttpAnswer } from "../admission/http.js";
+import { ADMISSION_PATHS, bodyTooLargeRejection, goHttpError, isAdmissionPath, JSON_CONTENT_TYPE, unknownPathRejection, type AdmissionPath, type HttpAnswer } from "../admission/http.js";
 import type { AdmissionDeps, GatedUsageView } from "../admission/deps.js";
 import type { ConfigSnapshot } from "../config/snapshot.js";
-import { answerAdmission } from "./admission-answer.js";
+import { answerAdmission, sendAnswer } from "./admission-answer.js";
 import type { BodyBudget } from "./body-budget.js";
 import { BodyRefusal, bodyReader, busyRejection, http2Timeout, refuseAndDiscard, type RawRequest, type ReadBody } from "./body-reader.js";
 import type { Drainer } from "./drain.js";
@@ -52,15 +52,6 @@ declare module "fastify" {
   }
 }
 
-const TEXT = "text/plain; charset=utf-8";
-
-function send(reply: FastifyReply, a: HttpAnswer & { headers?: Record<string, string> }): void {
-  if (a.location !== undefined) void reply.header("location", a.location);
-  if (a.headers !== undefined) void reply.headers(a.headers);
-  if (a.contentType !== "") void reply.type(a.contentType);
-  void reply.code(a.status).send(a.body === "" ? undefined : a.body);
-}
-
 /** The metric label of a request's path: one of the three, or "other" (clients cannot grow the label set). */
 function pathLabel(path: string): string {
   return isAdmissionPath(path) ? path : "other";
@@ -94,15 +85,15 @@ export async function buildWebhookApp(o: WebhookAppOptions): Promise<WebhookApp>
     request.startedAt = performance.now();
     const headers = request.headers;
     const probe = probeAnswer(headers, drainer, o.notReadyReason);
-    if (probe !== undefined) return send(reply, probe);
+    if (probe !== undefined) return sendAnswer(reply, probe);
     const path = requestPath(request.url);
     const refused = o.clientAuth && clientRefusal(request.raw.socket);
     // A refused client does not hold the drain open; every other request does, answered or not.
     if (!refused) drainer.touch();
-    const rejected = refused ? { status: 403, contentType: TEXT, body: CLIENT_CERT_REQUIRED } : envelopeRejection(headers["content-type"], path, o.config().profile);
+    const rejected = refused ? goHttpError(403, CLIENT_CERT_REQUIRED) : envelopeRejection(headers["content-type"], request.url, path, o.config().profile, request.method);
     if (rejected !== undefined) {
       metrics?.observeRejection(pathLabel(path), rejected.status);
-      return send(reply, rejected);
+      return sendAnswer(reply, rejected);
     }
     done();
   });
@@ -118,7 +109,7 @@ export async function buildWebhookApp(o: WebhookAppOptions): Promise<WebhookApp>
   app.setNotFoundHandler((request, reply) => {
     const path = requestPath(request.url);
     if (isAdmissionPath(path)) return admit(path, request, reply);
-    send(reply, unknownPathRejection(path));
+    sendAnswer(reply, unknownPathRejection(path));
   });
 
   app.setErrorHandler((err: Error & { code?: string; statusCode?: number }, request, reply) => {
@@ -138,13 +129,13 @@ export async function buildWebhookApp(o: WebhookAppOptions): Promise<WebhookApp>
     }
     let answer: HttpAnswer;
     if (err.statusCode !== undefined && err.statusCode >= 400 && err.statusCode < 500) {
-      answer = { status: 400, contentType: TEXT, body: `could not decode body:${err.message}\n` };
+      answer = goHttpError(400, `could not decode body:${err.message}`);
     } else {
       logger.error({ err, path }, "internal error while answering a request");
-      answer = { status: 500, contentType: TEXT, body: "internal error\n" };
+      answer = goHttpError(500, "internal error");
     }
     metrics?.observeRejection(path, answer.status);
-    send(reply, answer);
+    sendAnswer(reply, answer);
   });
 
   await app.ready();

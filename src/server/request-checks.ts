@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from "node:http";
-import { contentTypeRejection, isAdmissionPath, redirectOfUncleanPath, unknownPathRejection, type HttpAnswer } from "../admission/http.js";
+import { contentTypeRejection, goHttpError, isAdmissionPath, redirectOfUncleanPath, unknownPathRejection, type HttpAnswer } from "../admission/http.js";
 import type { KnativeProfile } from "../config/profile.js";
 import type { Drainer } from "./drain.js";
 
@@ -9,8 +9,6 @@ import type { Drainer } from "./drain.js";
  * webhook/webhook.go: (*Webhook).ServeHTTP; golang/go src/net/http/server.go: ServeMux.Handler). The one onRequest
  * hook of the Fastify app (fastify-app.ts) runs these; a request they let through is an admission request.
  */
-
-const TEXT = "text/plain; charset=utf-8";
 
 /** The request target's path as Go's mux sees it: the query dropped, percent-decoded (as written when it cannot be). */
 export function requestPath(url: string): string {
@@ -34,27 +32,27 @@ export function isProbe(headers: IncomingHttpHeaders): boolean {
  * The answer to a probe (any path, any method): 503 while draining or not ready, else an empty 200 (no
  * Content-Type, as Go writes a bare WriteHeader). Undefined: not a probe.
  */
-export function probeAnswer(headers: IncomingHttpHeaders, drainer: Drainer, notReadyReason: (() => string | undefined) | undefined): (HttpAnswer & { headers?: Record<string, string> }) | undefined {
+export function probeAnswer(headers: IncomingHttpHeaders, drainer: Drainer, notReadyReason: (() => string | undefined) | undefined): HttpAnswer | undefined {
   const ua = headers["user-agent"];
   if (typeof ua === "string" && ua.startsWith("kube-probe/")) {
-    if (drainer.isDraining) return { status: 503, contentType: TEXT, body: "shutting down\n" };
+    if (drainer.isDraining) return goHttpError(503, "shutting down");
     const reason = notReadyReason?.();
-    if (reason !== undefined) return { status: 503, contentType: TEXT, body: `${reason}\n` };
+    if (reason !== undefined) return goHttpError(503, reason);
     return { status: 200, contentType: "", body: "" };
   }
   if (headers["k-network-probe"] === "probe") {
-    if (drainer.isDraining) return { status: 503, contentType: TEXT, body: "shutting down\n" };
+    if (drainer.isDraining) return goHttpError(503, "shutting down");
     const hash = headers["k-network-hash"];
-    if (typeof hash !== "string" || hash === "") return { status: 400, contentType: TEXT, body: 'a probe request must contain a non-empty "K-Network-Hash" header\n' };
+    if (typeof hash !== "string" || hash === "") return goHttpError(400, 'a probe request must contain a non-empty "K-Network-Hash" header');
     return { status: 200, contentType: "", body: "", headers: { "K-Network-Hash": hash } };
   }
   return undefined;
 }
 
 /**
- * 415 for any Content-Type but `application/json`, then, for a path that is none of the three, ServeMux's redirect
- * to the clean path or Knative's 400; undefined for an admission request.
+
+
  */
-export function envelopeRejection(contentType: string | undefined, path: string, profile: KnativeProfile): HttpAnswer | undefined {
-  return contentTypeRejection(contentType) ?? (isAdmissionPath(path) ? undefined : (redirectOfUncleanPath(path, profile) ?? unknownPathRejection(path)));
+export function envelopeRejection(contentType: string | undefined, url: string, path: string, profile: KnativeProfile, method: string): HttpAnswer | undefined {
+  return contentTypeRejection(contentType) ?? (isAdmissionPath(path) ? undefined : (redirectOfUncleanPath(url, profile, method) ?? unknownPathRejection(path)));
 }

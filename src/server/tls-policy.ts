@@ -40,7 +40,7 @@ export function rotatedContextOptions(tls: TlsOptions, next: Pick<TlsOptions, "k
 }
 
 /** The body of the 403 a request gets without a client certificate signed by a `--client-ca` CA. */
-export const CLIENT_CERT_REQUIRED = "a client certificate signed by a CA of --client-ca is required (the API server's, from its admission configuration)\n";
+export const CLIENT_CERT_REQUIRED = "a client certificate signed by a CA of --client-ca is required (the API server's, from its admission configuration)";
 
 /** Whether a request on this socket must be refused under `--client-ca`: no verified client certificate. */
 export function clientRefusal(socket: unknown): boolean {

@@ -95,7 +95,41 @@ describe("HTTP envelope", () => {
     expect(review.apiVersion).toBe("admission.k8s.io/v1");
     expect(review.kind).toBe("AdmissionReview");
     expect(review.response.uid).toBe("uid-v1");
-    expect(r.headers["content-type"]).toMatch(/^application\/json/);
+    // As Knative's: json.Encoder's trailing newline, and no Content-Type set, so Go's net/http sniffs text.
+    expect(r.headers["content-type"]).toBe("text/plain; charset=utf-8");
+    expect(r.body.endsWith("}\n")).toBe(true);
+    expect(r.headers["x-content-type-options"]).toBeUndefined();
+  });
+
+  it("sends http.Error's headers with every error answer", async () => {
+    for (const r of [await post(wh, "/validate", serviceReview()), await post(wh, "/defaulting", "{"), await post(wh, "/defaulting", serviceReview(), { "Content-Type": "text/plain" })]) {
+      expect(r.status).toBeGreaterThanOrEqual(400);
+      expect(r.headers["content-type"]).toBe("text/plain; charset=utf-8");
+      expect(r.headers["x-content-type-options"]).toBe("nosniff");
+    }
+  });
+
+  it("redirects an unclean path as Go's http.Redirect does for each method", async () => {
+    const call = (method: string) => httpsCall(wh.port, wh.ca, { path: "//defaulting", method, body: method === "GET" || method === "HEAD" ? undefined : "{}" });
+    const postR = await call("POST");
+    expect([postR.status, postR.headers.location, postR.headers["content-type"], postR.body]).toEqual([307, "/defaulting", undefined, ""]);
+    const getR = await call("GET");
+    expect([getR.status, getR.headers.location, getR.headers["content-type"], getR.body]).toEqual([307, "/defaulting", "text/html; charset=utf-8", '<a href="/defaulting">Temporary Redirect</a>.\n\n']);
+    const headR = await call("HEAD");
+    expect([headR.status, headR.headers["content-type"], headR.body]).toEqual([307, "text/html; charset=utf-8", ""]);
+  });
+
+  // Knative 1.24's own answers (reference/, server mode): the mux cleans the escaped path and keeps the query.
+  it.each([
+    ["//defaulting?x=1", 307, "/defaulting?x=1"],
+    ["//d%C3%A9faulting", 307, "/d%25C3%25A9faulting"],
+    ["//a%2Fb?q=%41", 307, "/a%252Fb?q=%41"],
+    ["/a%2F..%2Fdefaulting", 400, undefined],
+    ["/%2Fdefaulting", 400, undefined],
+  ])("answers %s as Go's ServeMux does", async (path, status, location) => {
+    const r = await post(wh, path, "{}");
+    expect([r.status, r.headers.location]).toEqual([status, location]);
+    if (status === 400) expect(r.body).toBe(`no controller registered for: ${decodeURIComponent(path)}\n`);
   });
 
   it("answers a v1beta1 review with a v1beta1 review", async () => {

@@ -363,3 +363,27 @@ export function roundTripUrl(value: string): UrlRoundTrip {
   }
   return { ok: true, value: fromUtf8Bytes(urlString(u)) };
 }
+
+function pathUrl(path: string, rawQuery: string): GoUrl {
+  return { scheme: "", opaque: "", user: undefined, host: "", path, rawPath: "", omitHost: false, forceQuery: false, rawQuery, fragment: "", rawFragment: "" };
+}
+
+/**
+ * r.URL.EscapedPath() of a server request whose request-target path (before any `?`) is `raw`, a byte string
+ * as the client sent it (url.ParseRequestURI: setPath, then EscapedPath). An invalid escape, which Go's server
+ * refuses before any handler, is returned as it is.
+ */
+export function requestEscapedPath(raw: string): string {
+  const u = pathUrl("", "");
+  try {
+    setPath(u, raw);
+  } catch {
+    return raw;
+  }
+  return escapedPath(u);
+}
+
+/** (&url.URL{Path: path, RawQuery: rawQuery}).String(). */
+export function pathQueryString(path: string, rawQuery: string): string {
+  return urlString(pathUrl(path, rawQuery));
+}
