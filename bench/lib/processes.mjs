@@ -97,6 +97,11 @@ async function untilProbed(name, child, port, caFile, deadline, startMono = perf
  * answers 200. `readyMs` is process start → the "duckbill webhook serving" line's timestamp (when logging).
  * `bin`: another build's bin/duckbill (bench/ab.mjs), this checkout's by default.
  */
+/** The Node binary the servers run on: `--node` of the bench (BENCH_NODE), else the bench's own. */
+export function serverNode() {
+  return process.env.BENCH_NODE || process.execPath;
+}
+
 export async function startDuckbill({ certDir, logFile, logLevel, release, nodeFlags = [], workers, timeoutMs = 15_000, bin = DUCKBILL_BIN }) {
   const [port, metricsPort] = [await freePort(), await freePort()];
   const env = { ...process.env, WEBHOOK_PORT: String(port), WEBHOOK_HOST: HOST, METRICS_PORT: String(metricsPort), METRICS_HOST: HOST, GENERATED_CERT_DIR: certDir, LOG_LEVEL: logLevel, DRAIN_TIMEOUT: "0s", KNATIVE_VERSION: release };
@@ -106,7 +111,7 @@ export async function startDuckbill({ certDir, logFile, logLevel, release, nodeF
   const out = openSync(logFile, "w");
   const startWall = Date.now();
   const startMono = performance.now();
-  const child = spawn(process.execPath, [...nodeFlags, bin, "serve"], { cwd: REPO_DIR, env, stdio: ["ignore", out, "pipe"] });
+  const child = spawn(serverNode(), [...nodeFlags, bin, "serve"], { cwd: REPO_DIR, env, stdio: ["ignore", out, "pipe"] });
   closeSync(out);
   const { stderr, probedMs } = await untilProbed("duckbill serve", child, port, join(certDir, "ca.crt"), startMono + timeoutMs, startMono);
   let readyLine;
@@ -147,10 +152,10 @@ export async function killChild(child) {
   await exited(child);
 }
 
-/** Starts the bare Node HTTPS floor with the certificate duckbill generated in `certDir` (same key type). */
-export async function startFloor({ certDir, timeoutMs = 10_000 }) {
+/** Starts the bare Node HTTPS floor with the certificate duckbill generated in `certDir` (same key type), on the same Node with the same flags as duckbill. */
+export async function startFloor({ certDir, nodeFlags = [], timeoutMs = 10_000 }) {
   const port = await freePort();
-  const child = spawn(process.execPath, [FLOOR_SERVER], {
+  const child = spawn(serverNode(), [...nodeFlags, FLOOR_SERVER], {
     cwd: REPO_DIR,
     env: { ...process.env, FLOOR_CERT_DIR: certDir, FLOOR_PORT: String(port), FLOOR_HOST: HOST },
     stdio: ["ignore", "pipe", "pipe"],

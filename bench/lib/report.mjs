@@ -166,7 +166,7 @@ export function markdownReport(r) {
   const out = [];
   const m = r.machine;
   out.push(`## Duckbill bench${r.quick ? " (quick run: not a baseline)" : ""}`, "");
-  out.push(`commit \`${r.commit.sha.slice(0, 12)}\`${r.commit.dirty ? " (with uncommitted changes)" : ""} · ${m.cores} × ${m.cpuModel} · Node ${m.node} · ${m.platform}`);
+  out.push(`commit \`${r.commit.sha.slice(0, 12)}\`${r.commit.dirty ? " (with uncommitted changes)" : ""} · ${m.cores} × ${m.cpuModel} · Node ${m.node}${m.serverNode !== undefined && m.serverNode !== m.node ? ` (servers on Node ${m.serverNode})` : ""} · ${m.platform}`);
   out.push(`load average at start ${m.loadavgAtStart.join(" ")}, at end ${m.loadavgAtEnd?.join(" ") ?? "–"} (other work on the machine skews every figure) · ${r.elapsedSeconds} s`);
   const other = otherCpuMax(r);
   if (other > 0.15) out.push("", `**Warning: other processes used up to ${other} cores during the load phases; on a ${m.cores}-core machine that skews these figures. Rerun on a quiet machine before comparing.**`, "");
