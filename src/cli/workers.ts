@@ -2,15 +2,18 @@
  * `--workers N`: several processes serve the one HTTPS port (node:cluster shares the listening socket). Each worker
  * is a whole `startWebhook`: it follows the configuration and the certificate itself (directory or cluster watches,
  * the Secret), so updates reach every worker without the primary relaying them, and leader election treats workers
- * like replicas. The primary only forks, restarts crashed workers, serves the summed metrics, and turns SIGTERM
- * into a drain of every worker. Numbers behind the default: bench/README.md.
+ * like replicas. The primary only forks, restarts crashed workers, serves the summed metrics, passes the workers'
+ * log lines on (log-forwarding.ts), and turns SIGTERM into a drain of every worker. Numbers behind the default:
+ * bench/README.md.
  */
 import cluster, { type Worker } from "node:cluster";
 import type { Server } from "node:http";
 import type { Logger } from "pino";
 // A static import: the bundle (scripts/bundle.mjs) keeps CommonJS packages' named exports only for those.
 import { AggregatorRegistry, type Registry } from "prom-client";
+import { rawLogWriter } from "../server/logging.js";
 import { listenMetrics } from "../server/metrics-listener.js";
+import { forwardLines } from "./log-forwarding.js";
 import { usableCpus } from "./cpu-limit.js";
 import { parsePort, type ServeSettings } from "./options.js";
 
@@ -42,6 +45,8 @@ export function reportServing(port: number): void {
 }
 
 const RESTART_DELAY_MS = 1000;
+/** How long the primary waits, once every worker has exited, for the rest of their log lines. */
+const LOG_FORWARD_WAIT_MS = 2000;
 
 /** In a worker: answers the primary's metrics requests with `registry` (the listener comes with the constructor). */
 export function serveWorkerMetrics(registry: Registry): void {
@@ -69,7 +74,21 @@ export async function runPrimary(s: ServeSettings, workers: number, logger: Logg
   let stopping = false;
   let announced = false;
   const serving = new Map<number, number>();
-  const fork = (): Worker => cluster.fork();
+  // Workers write their logs into pipes to the primary, which passes whole lines on: one writer on stdout.
+  cluster.setupPrimary({ silent: true });
+  const writeLines = rawLogWriter(logger);
+  const forwarding = new Set<Promise<void>>();
+  const fork = (): Worker => {
+    const w = cluster.fork();
+    const out = w.process.stdout;
+    if (out !== null) {
+      const done = forwardLines(out, writeLines);
+      forwarding.add(done);
+      void done.then(() => forwarding.delete(done));
+    }
+    w.process.stderr?.pipe(process.stderr, { end: false });
+    return w;
+  };
   cluster.on("message", (worker, msg: unknown) => {
     if (!isServing(msg)) return;
     serving.set(worker.id, msg.port);
@@ -86,9 +105,13 @@ export async function runPrimary(s: ServeSettings, workers: number, logger: Logg
     if (stopping) {
       if (Object.keys(cluster.workers ?? {}).length === 0) {
         metricsServer?.close();
-        logger.info("stopped");
-        logger.flush();
-        process.exit(0);
+        const passedOn = Promise.all(forwarding);
+        const waited = new Promise((resolve) => setTimeout(resolve, LOG_FORWARD_WAIT_MS));
+        void Promise.race([passedOn, waited]).then(() => {
+          logger.info("stopped");
+          logger.flush();
+          process.exit(0);
+        });
       }
       return;
     }

@@ -1,4 +1,4 @@
-import { pino, type Logger } from "pino";
+import { pino, symbols, type Logger } from "pino";
 
 export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -85,4 +85,11 @@ export function createLogger(level: LogLevel, destination?: NodeJS.WritableStrea
     dest = boom;
   }
   return pino({ level, base: { component: "duckbill" }, timestamp: isoTimeCached, formatters: { level: (label) => ({ level: label }) } }, dest);
+}
+
+/** Writes text, already formatted as log lines, into `logger`'s destination (the primary passing on its workers' lines). */
+export function rawLogWriter(logger: Logger): (text: string) => void {
+  const stream = (logger as unknown as Record<symbol, { write(text: string): unknown } | undefined>)[symbols.streamSym];
+  if (stream === undefined) throw new Error("the logger has no destination stream");
+  return (text) => void stream.write(text);
 }

@@ -71,7 +71,7 @@ describe("duckbill serve --workers 2", () => {
           try {
             entry = JSON.parse(line) as Record<string, unknown>;
           } catch {
-            // Three processes share the pipe: a line that is not JSON fails the test with what it was.
+            // The primary passes the workers' lines on whole: a line that is not JSON fails the test with what it was.
             reject(new Error(`a log line that is not JSON: ${line.slice(0, 500)}`));
             return;
           }
