@@ -118,7 +118,7 @@ describe("the Deployment", () => {
   });
 
   it("requests 100m CPU (the HPA's unit, as Knative's) and limits CPU to two, which --workers auto turns into two serving processes", () => {
-    expect(container.resources.requests).toEqual({ cpu: "100m", memory: "256Mi" });
+    expect(container.resources.requests).toEqual({ cpu: "100m", memory: "320Mi" });
     expect(container.resources.limits).toEqual({ cpu: "2", memory: "1Gi" });
     expect(container.env.find((e: { name: string }) => e.name === "WEBHOOK_WORKERS")).toBeUndefined();
   });
