@@ -87,9 +87,26 @@ export function createLogger(level: LogLevel, destination?: NodeJS.WritableStrea
   return pino({ level, base: { component: "duckbill" }, timestamp: isoTimeCached, formatters: { level: (label) => ({ level: label }) } }, dest);
 }
 
-/** Writes text, already formatted as log lines, into `logger`'s destination (the primary passing on its workers' lines). */
+/**
+ * Writes text, already formatted as log lines, into `logger`'s destination (the primary passing on its workers'
+ * lines). The workers gathered those lines already: they are flushed on the next turn, not held again.
+ */
 export function rawLogWriter(logger: Logger): (text: string) => void {
-  const stream = (logger as unknown as Record<symbol, { write(text: string): unknown } | undefined>)[symbols.streamSym];
+  const stream = (logger as unknown as Record<symbol, { write(text: string): unknown; flush?: () => void; destroyed?: boolean } | undefined>)[symbols.streamSym];
   if (stream === undefined) throw new Error("the logger has no destination stream");
-  return (text) => void stream.write(text);
+  let flushing = false;
+  const flush = (): void => {
+    flushing = false;
+    try {
+      if (stream.destroyed !== true) stream.flush?.();
+    } catch {
+      // Closed at exit: nothing is left to write.
+    }
+  };
+  return (text) => {
+    stream.write(text);
+    if (flushing || stream.flush === undefined) return;
+    flushing = true;
+    setImmediate(flush);
+  };
 }

@@ -570,7 +570,9 @@ describe("--knative-version auto: the release the cluster's Serving CRDs are lab
         return attempt.code === 0 ? undefined : attempt;
       });
       expect(r.stderr).toContain('admission webhook "config.webhook.serving.knative.dev" denied the request: validation failed: unsupported tracing backend value "jaeger"');
-      expect(logLines().find((l) => l.msg === "the cluster's Knative release changed (was answering as 1.23)")).toMatchObject({ knativeVersion: "1.17", release: "1.17.0" });
+      // Log lines are written asynchronously (and, with workers, through the primary): wait for it.
+      const changed = await waitFor("the release-change log line", 10_000, async () => logLines().find((l) => l.msg === "the cluster's Knative release changed (was answering as 1.23)"));
+      expect(changed).toMatchObject({ knativeVersion: "1.17", release: "1.17.0" });
     } finally {
       await kubectlOk(["label", "crd", "-l", CRD_SELECTOR, `app.kubernetes.io/version=${RELEASE}`, "--overwrite"]);
     }
