@@ -35,7 +35,9 @@ COPY bin/duckbill ./bin/
 COPY --from=build /src/dist/bundle/*.js /src/dist/bundle/*.txt ./dist/bundle/
 USER 65532:65532
 EXPOSE 8443 9090
-# A 4 MB semi-space keeps V8's young generation small: RSS 94–97 MB instead of ≈ 118 MB at 500–2,000 req/s, with no
-# throughput change beyond the noise (bench/README.md, 2026-11-25; measured on Node 20.20, not yet on Node 24).
+# A 4 MB semi-space keeps V8's young generation small. On this image's Node 24, held at saturation: ≈ 146–161 MB
+# instead of ≈ 250 MB (new space 8 MB instead of 128 MB; `node bench/memory.mjs --node <Node 24>`, 2026-11-26); on
+# Node 20 94–97 MB instead of ≈ 118 MB at 500–2,000 req/s, with no throughput change beyond the noise
+# (bench/README.md).
 ENTRYPOINT ["/nodejs/bin/node", "--max-semi-space-size=4", "bin/duckbill"]
 CMD ["serve"]
