@@ -95,7 +95,8 @@ export function redirectOfUncleanPath(target: string, profile: KnativeProfile, m
   const status = profile.toolchain.cleanPathRedirectStatus;
   // Redirect cleans the URL's path again, which a clean path survives unchanged.
   const url = pathQueryString(clean, q === -1 ? "" : target.slice(q + 1));
-  const location = url.replace(/[\x80-\uffff]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0")}`);
+  // hexEscapeNonASCII: each byte from 0x80 as `%` and its lowercase hex (strconv.AppendInt base 16).
+  const location = url.replace(/[\x80-\xff]/g, (c) => `%${c.charCodeAt(0).toString(16)}`);
   if (method !== "GET" && method !== "HEAD") return { status, contentType: "", body: "", location };
   const body = method === "GET" ? `<a href="${escapeHtml(url)}">${status === 301 ? "Moved Permanently" : "Temporary Redirect"}</a>.\n\n` : "";
   return { status, contentType: "text/html; charset=utf-8", body, location };

@@ -8,6 +8,7 @@
  */
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import { METHODS } from "node:http";
+import type { Duplex } from "node:stream";
 import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import type { Logger } from "pino";
 import { ADMISSION_PATHS, bodyTooLargeRejection, goHttpError, isAdmissionPath, JSON_CONTENT_TYPE, unknownPathRejection, type AdmissionPath, type HttpAnswer } from "../admission/http.js";
@@ -52,6 +53,20 @@ declare module "fastify" {
   }
 }
 
+/**
+ * A request Node's parser could not read (the server's `clientError`), answered in the form Go's server answers one
+ * it cannot read (golang/go src/net/http/server.go: (*conn).serve, errorHeaders): the status line, plain text,
+ * `Connection: close`, the status as the body, then the connection closes. 431 for headers over the limit, 408 for
+ * headers or a body that did not arrive within the timeouts (Go closes without a word there; a status line says
+ * why), 400 for anything else (without the reason Go sometimes appends: Node's parser does not give Go's).
+ */
+function unreadableRequest(err: Error & { code?: string }, socket: Duplex): void {
+  if (err.code === "ECONNRESET" || socket.destroyed) return;
+  const status = err.code === "HPE_HEADER_OVERFLOW" ? "431 Request Header Fields Too Large" : err.code === "ERR_HTTP_REQUEST_TIMEOUT" ? "408 Request Timeout" : "400 Bad Request";
+  if (socket.writable) socket.write(`HTTP/1.1 ${status}\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\n${status}`);
+  socket.destroy(err);
+}
+
 /** The metric label of a request's path: one of the three, or "other" (clients cannot grow the label set). */
 function pathLabel(path: string): string {
   return isAdmissionPath(path) ? path : "other";
@@ -67,7 +82,7 @@ export async function buildWebhookApp(o: WebhookAppOptions): Promise<WebhookApp>
   };
   // No Fastify logger (pino is the webhook's: one line per request, admission-answer.ts) and no request logging.
   const logController = new LogController({ disableRequestLogging: true });
-  const app = Fastify({ serverFactory, logController, exposeHeadRoutes: false }) as unknown as FastifyInstance;
+  const app = Fastify({ serverFactory, logController, exposeHeadRoutes: false, clientErrorHandler: unreadableRequest }) as unknown as FastifyInstance;
 
   // Go's mux matches any method and the handler reads the body whatever the method: every method Node parses has
   // a body here (CONNECT never reaches a request handler).

@@ -1,3 +1,4 @@
+import { connect as tlsConnect } from "node:tls";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { also, errGeneric, errMissingField } from "../../src/apis/field-error.js";
 import type { AdmissionDeps } from "../../src/admission/deps.js";
@@ -23,6 +24,17 @@ const deps: AdmissionDeps = {
   ]),
   configMaps: new ConfigMapValidators(),
 };
+
+/** Sends `bytes` over one TLS connection and resolves with everything the server wrote until it closed. */
+function rawExchange(wh: TestWebhook, bytes: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = tlsConnect({ host: "127.0.0.1", port: wh.port, ca: wh.ca, servername: "localhost" }, () => socket.write(bytes));
+    let text = "";
+    socket.on("data", (d: Buffer) => (text += d.toString("latin1")));
+    socket.on("close", () => resolve(text));
+    socket.on("error", (err: NodeJS.ErrnoException) => (err.code === "ECONNRESET" ? undefined : reject(err)));
+  });
+}
 
 function post(wh: TestWebhook, path: string, body: unknown, headers: Record<string, string> = { "Content-Type": "application/json" }) {
   return httpsCall(wh.port, wh.ca, { path, headers, body: typeof body === "string" ? body : JSON.stringify(body) });
@@ -99,6 +111,14 @@ describe("HTTP envelope", () => {
     expect(r.headers["content-type"]).toBe("text/plain; charset=utf-8");
     expect(r.body.endsWith("}\n")).toBe(true);
     expect(r.headers["x-content-type-options"]).toBeUndefined();
+  });
+
+  it.each([
+    ["a request line Node's parser refuses", "GARBAGE\r\n\r\n", "400 Bad Request"],
+    ["a byte over 0x7f in the request-target", "POST /defaulting?\u00e9 HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n", "400 Bad Request"],
+    ["headers over the limit", `POST /defaulting HTTP/1.1\r\nHost: x\r\nX-Big: ${"x".repeat(70_000)}\r\n\r\n`, "431 Request Header Fields Too Large"],
+  ])("answers %s as Go's server answers a request it cannot read", async (_what, bytes, status) => {
+    expect(await rawExchange(wh, bytes)).toBe(`HTTP/1.1 ${status}\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\n${status}`);
   });
 
   it("sends http.Error's headers with every error answer", async () => {
