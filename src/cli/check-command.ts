@@ -5,14 +5,14 @@
  */
 import type { AdmissionDeps } from "../admission/deps.js";
 import type { ConfigSnapshot } from "../config/snapshot.js";
-import { checkDocuments, readOldObjects, type CheckOptions } from "./check.js";
+import { checkDocuments, liveRefsOf, readOldObjects, type CheckOptions } from "./check.js";
 import { exitCodeOf, formatGithub, formatJson, formatJunit, formatText, OUTPUT_FORMATS, type CheckRun, type OutputFormat } from "./check-output.js";
 import { CHECK_OPTIONS } from "./command-options.js";
 import { CRD_SCHEMAS } from "./crd-schemas.js";
 import { defaultDeps } from "./deps.js";
 import { renderHelp } from "./help.js";
 import { clusterCall, exitOnError, loadConfig, parseOrUsage, PROCESS_IO, UsageError, type CliIO } from "./io.js";
-import { expandAllManifestPaths, expandManifestPaths, readAllManifests, readManifests } from "./manifests.js";
+import { expandAllManifestPaths, expandManifestPaths, readAllManifests, readManifests, type ManifestDocument } from "./manifests.js";
 import { parseArgsOptions, settingOf } from "./options.js";
 import type { StructuralSchema } from "./strict-decoding.js";
 import { CHECK_HELP } from "./usage.js";
@@ -90,6 +90,16 @@ async function judgeAs(args: CheckArgs, deps: AdmissionDeps, io: CliIO): Promise
   return { config, schemas };
 }
 
+/** The live objects at `refs` as documents of the `--old` kind (notes on stderr). */
+async function liveObjects(kubeconfig: string, refs: ReturnType<typeof liveRefsOf>, io: CliIO): Promise<ManifestDocument[]> {
+  if (refs.length === 0) return [];
+  const cluster = await import("./features-cluster.js");
+  const { kubeConfig } = clusterCall(() => cluster.connect(kubeconfig));
+  const { objects, notes } = await clusterCall(() => cluster.readLiveObjects(kubeConfig, refs));
+  for (const n of notes) io.error(`note: ${n}\n`);
+  return objects.map((object) => ({ source: "cluster", line: 1, object }));
+}
+
 function write(run: CheckRun, args: CheckArgs, io: CliIO): void {
   switch (args.output) {
     case "json":
@@ -124,8 +134,9 @@ export async function runCheck(argv: string[], io: CliIO = PROCESS_IO, deps?: Ad
     const expanded = await expandAllManifestPaths(args.files, args.recursive);
     const { docs, errors } = await readAllManifests(expanded.sources, io.readStdin);
     const unreadable = [...expanded.errors, ...errors];
-    // --old must be read in full: a live object missing would turn an update into a create.
-    const oldDocs = args.old.length === 0 ? [] : await readManifests(await expandManifestPaths(args.old, args.recursive), io.readStdin);
+    // --old must be read in full: a live object missing would turn an update into a create. Without --old,
+    // --kubeconfig reads the live objects of the manifests: an object that exists is checked as an update of it.
+    const oldDocs = args.old.length > 0 ? await readManifests(await expandManifestPaths(args.old, args.recursive), io.readStdin) : args.kubeconfig === undefined ? [] : await liveObjects(args.kubeconfig, liveRefsOf(docs, opts), io);
     const old = oldDocs.length === 0 ? undefined : await readOldObjects(oldDocs, opts);
     const results = await checkDocuments(docs, { ...opts, old });
     const run: CheckRun = { results, unreadable };

@@ -477,6 +477,26 @@ export async function checkDocuments(docs: readonly ManifestDocument[], opts: Ch
  * creationTimestamp) is taken as the manifest it was created from and stored through the CREATE pipeline
  * first, as `kubectl apply` would have created it; if that is denied the old manifest itself is invalid.
  */
+/**
+ * Where the live object of each document the webhooks see would be (kind, namespace, name; documents named only by
+ * generateName have none): what `check --kubeconfig` reads, so that an existing object's manifest is checked as the
+ * update `kubectl apply` would send.
+ */
+export function liveRefsOf(docs: readonly ManifestDocument[], opts: CheckOptions): Array<{ group: string; version: string; plural: string; namespace: string; name: string }> {
+  const out = new Map<string, { group: string; version: string; plural: string; namespace: string; name: string }>();
+  for (const doc of docs) {
+    const obj = withNamespace(doc.object, opts.namespace);
+    const target = targetOf(obj, opts);
+    if (typeof target === "string") continue;
+    const meta = metadataOf(obj);
+    const name = stringAt(meta, "name");
+    if (name === "") continue;
+    const ref = { group: target.gvk.group, version: target.gvk.version, plural: target.plural, namespace: stringAt(meta, "namespace"), name };
+    out.set(oldKey(ref.group, String(obj.kind), ref.namespace, name), ref);
+  }
+  return [...out.values()];
+}
+
 export async function readOldObjects(docs: readonly ManifestDocument[], opts: CheckOptions): Promise<Map<string, JsonMap>> {
   const out = new Map<string, JsonMap>();
   for (const doc of docs) {

@@ -55,7 +55,7 @@ export const CHECK_OPTIONS = [
     default: "",
     metavar: "FILE",
     description:
-      "judge as this cluster would: its Knative ConfigMaps (from --system-namespace), its Knative release (--knative-version auto) and its CRD schemas for strict decoding (credentials from this file only; read-only)",
+      "judge as this cluster would: its Knative ConfigMaps (from --system-namespace), its Knative release (--knative-version auto), its CRD schemas for strict decoding, and each manifest's live object (an existing one is checked as kubectl apply's update of it, unless --old is given; credentials from this file only; read-only)",
   },
   { flag: "system-namespace", env: "SYSTEM_NAMESPACE", default: "knative-serving", metavar: "NS", description: "with --kubeconfig: the namespace of Knative's ConfigMaps" },
   KNATIVE_VERSION,

@@ -9,7 +9,7 @@ import { knativeVersionSetting, PROFILES, type KnativeProfile } from "../config/
 import { ADMISSION_CONFIGMAPS, snapshotFrom, type ConfigSnapshot } from "../config/snapshot.js";
 import { describeApiError, statusCodeOf } from "../kube/api-request.js";
 import { loadKubeConfig, type LoadedKubeConfig } from "../kube/client.js";
-import { createKubeApi } from "../kube/json-api.js";
+import { createKubeApi, KubeApiError } from "../kube/json-api.js";
 import { detectKnativeRelease, type DetectedRelease } from "../kube/knative-release.js";
 import { structuralOf, type StructuralSchema } from "./strict-decoding.js";
 
@@ -92,6 +92,45 @@ export async function detectRelease(kc: KubeConfig, namespace: string): Promise<
   } finally {
     api.close();
   }
+}
+
+/** Where a manifest's live object would be: `check --kubeconfig` reads it to check the manifest as an update of it. */
+export interface LiveRef {
+  readonly group: string;
+  readonly version: string;
+  readonly plural: string;
+  readonly namespace: string;
+  readonly name: string;
+}
+
+/**
+ * The live object at each of `refs` that exists, as the API returns it. None there (404, also for a kind the
+ * cluster does not serve) leaves it out; not allowed to read it (403) leaves it out with a note; any other failure is
+ * thrown.
+ */
+export async function readLiveObjects(kc: KubeConfig, refs: readonly LiveRef[]): Promise<{ objects: Record<string, unknown>[]; notes: string[] }> {
+  const api = createKubeApi(kc);
+  const objects: Record<string, unknown>[] = [];
+  const notes: string[] = [];
+  try {
+    for (const r of refs) {
+      const path = `${r.group === "" ? "/api" : `/apis/${r.group}`}/${r.version}/namespaces/${encodeURIComponent(r.namespace)}/${r.plural}/${encodeURIComponent(r.name)}`;
+      try {
+        const obj = await api.request({ method: "GET", path, signal: AbortSignal.timeout(30_000) });
+        if (typeof obj === "object" && obj !== null && !Array.isArray(obj)) objects.push(obj as Record<string, unknown>);
+      } catch (e) {
+        if (e instanceof KubeApiError && e.status === 404) continue;
+        if (e instanceof KubeApiError && e.status === 403) {
+          notes.push(`${e.message}: checked as a create`);
+          continue;
+        }
+        throw new Error(`reading ${r.plural}${r.group === "" ? "" : `.${r.group}`} ${r.namespace}/${r.name}: ${e instanceof Error ? e.message : String(e)}`);
+      }
+    }
+  } finally {
+    api.close();
+  }
+  return { objects, notes };
 }
 
 /**

@@ -14,7 +14,7 @@ import { CRD_SCHEMAS } from "../../src/cli/crd-schemas.js";
 import { junitXml } from "../../src/cli/junit.js";
 import { prunedFields, strictDecodingMessage, structuralOf, unknownCustomResourceFields } from "../../src/cli/strict-decoding.js";
 import { runCaptured, type CapturedRun } from "../support/cli-io.js";
-import { BUILTIN_RESOURCES, CONFIGMAPS, configMap, CUSTOM_RESOURCE_DEFINITIONS, FakeApiServer } from "../support/fake-apiserver.js";
+import { BUILTIN_RESOURCES, CONFIGMAPS, configMap, CUSTOM_RESOURCE_DEFINITIONS, FakeApiServer, type KubeObject, type ResourceType } from "../support/fake-apiserver.js";
 import { elementsNamed, parseXml, type XmlElement } from "../support/xml.js";
 
 const FIXTURES = "test/fixtures/check";
@@ -254,6 +254,29 @@ describe("check --kubeconfig", () => {
       },
     };
   }
+
+  const KSVC: ResourceType = { group: "serving.knative.dev", version: "v1", plural: "services", kind: "Service", namespaced: true };
+
+  it.each(["hello-new-image.yaml", "hello-same.yaml", "hello-steal-creator.yaml"])(
+    "checks %s, whose Service exists in the cluster, as the update of the live object, exactly as --old does",
+    async (manifest) => {
+      await api.close();
+      api = await FakeApiServer.start({ resources: [...BUILTIN_RESOURCES, CUSTOM_RESOURCE_DEFINITIONS, KSVC] });
+      await writeFile(kubeconfig, api.kubeconfigYaml());
+      const live = `${FIXTURES}/update/live-hello.yaml`;
+      api.create(KSVC, parseYaml(readFileSync(live, "utf8")) as KubeObject);
+      const fromCluster = await check(["--kubeconfig", kubeconfig, `${FIXTURES}/update/${manifest}`]);
+      const fromOld = await check(["--old", live, `${FIXTURES}/update/${manifest}`]);
+      // This cluster has no Knative CRDs: the notes that say so are the only difference.
+      const withoutCrdNotes = (r: CapturedRun): CapturedRun => ({ ...r, stderr: r.stderr.replace(/^note: reading CRD .*\n/gm, "") });
+      expect(withoutCrdNotes(fromCluster)).toEqual(fromOld);
+      expect(fromCluster.stdout + fromCluster.stderr).not.toContain("created");
+      expect(api.requests.filter((q) => q.path === "/apis/serving.knative.dev/v1/namespaces/default/services/hello")).toHaveLength(1);
+      // Not in the cluster: a create, as before.
+      const other = await check(["--kubeconfig", kubeconfig, "-"], "apiVersion: serving.knative.dev/v1\nkind: Service\nmetadata: {name: other}\nspec:\n  template:\n    spec:\n      containers: [{image: ghcr.io/knative/helloworld-go:latest}]\n");
+      expect(other.stdout).toBe("service.serving.knative.dev/other created\n");
+    },
+  );
 
   it("judges with the cluster's config-features", async () => {
     expect((await check([`${FIXTURES}/affinity.yaml`])).code).toBe(1);
