@@ -4,7 +4,7 @@
  * client-node (kept external by scripts/bundle.mjs) is loaded only when a cluster is asked for. Every function here only talks to
  * the API server; failures are thrown as Errors whose message names what was being read and the API's answer.
  */
-import { ApiextensionsV1Api, CoreV1Api, CustomObjectsApi, type KubeConfig, type V1ConfigMap } from "@kubernetes/client-node";
+import { CoreV1Api, CustomObjectsApi, type KubeConfig, type V1ConfigMap } from "@kubernetes/client-node";
 import { knativeVersionSetting, PROFILES, type KnativeProfile } from "../config/profile.js";
 import { ADMISSION_CONFIGMAPS, snapshotFrom, type ConfigSnapshot } from "../config/snapshot.js";
 import { describeApiError, statusCodeOf } from "../kube/api-request.js";
@@ -184,19 +184,27 @@ export interface CrdKind {
  * note naming the API's answer.
  */
 export async function readCrdSchemas(kc: KubeConfig, kinds: readonly CrdKind[]): Promise<{ schemas: Map<string, StructuralSchema>; notes: string[] }> {
-  const api = kc.makeApiClient(ApiextensionsV1Api);
+  // The JSON as the API server sends it: client-node's typed model would rename `x-kubernetes-preserve-unknown-fields`
+  // and `x-kubernetes-embedded-resource`, which the structural schema is read from.
+  const api = createKubeApi(kc);
   const schemas = new Map<string, StructuralSchema>();
   const notes: string[] = [];
-  for (const k of kinds) {
-    const name = `${k.plural}.${k.group}`;
-    try {
-      const crd = await api.readCustomResourceDefinition({ name });
-      const version = crd.spec.versions.find((v) => v.name === k.version);
-      if (version?.schema?.openAPIV3Schema === undefined) notes.push(`CRD ${name} has no schema for ${k.version}`);
-      else schemas.set(`${k.group}/${k.version}/${k.kind}`, structuralOf(version.schema.openAPIV3Schema));
-    } catch (e) {
-      notes.push(`reading CRD ${name}: ${describeApiError(e)}`);
+  try {
+    for (const k of kinds) {
+      const name = `${k.plural}.${k.group}`;
+      try {
+        const crd = (await api.request({ method: "GET", path: `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${name}`, signal: AbortSignal.timeout(30_000) })) as {
+          spec?: { versions?: Array<{ name?: unknown; schema?: { openAPIV3Schema?: unknown } }> };
+        };
+        const version = crd.spec?.versions?.find((v) => v.name === k.version);
+        if (version?.schema?.openAPIV3Schema === undefined) notes.push(`CRD ${name} has no schema for ${k.version}`);
+        else schemas.set(`${k.group}/${k.version}/${k.kind}`, structuralOf(version.schema.openAPIV3Schema));
+      } catch (e) {
+        notes.push(`reading CRD ${name}: ${e instanceof KubeApiError && e.status !== undefined ? `HTTP ${e.status}: ${e.message}` : describeApiError(e)}`);
+      }
     }
+  } finally {
+    api.close();
   }
   return { schemas, notes };
 }

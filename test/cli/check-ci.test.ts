@@ -288,10 +288,12 @@ describe("check --kubeconfig", () => {
 
   it("decodes strictly with the cluster's CRD schema, and says when it falls back to Duckbill's", async () => {
     api.create(CUSTOM_RESOURCE_DEFINITIONS, strictServiceCrd() as never);
-    const svc = "apiVersion: serving.knative.dev/v1\nkind: Service\nmetadata: {name: s}\nspec:\n  template:\n    spec:\n      containers: [{image: x}]\n      hostnme: h\n";
+    const svc = "apiVersion: serving.knative.dev/v1\nkind: Service\nmetadata: {name: s}\nspec:\n  template:\n    spec:\n      containers: [{image: x}]\n      affinity: {nodeAffinity: {}}\n      hostnme: h\n";
     const r = await check(["--kubeconfig", kubeconfig, "-"], svc);
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain('strict decoding error: unknown field "spec.template.spec.hostnme"');
+    // Only the misspelt field: the schema's x-kubernetes-preserve-unknown-fields (containers, affinity) is honoured.
+    expect(r.stderr).toMatch(/strict decoding error: unknown field "spec\.template\.spec\.hostnme"\n/);
+    expect(r.stderr).not.toMatch(/unknown field "spec\.template\.spec\.(containers|affinity)/);
     // The other Knative CRDs are not installed in this cluster: one note each, Duckbill's schema used instead.
     expect(r.stderr).toMatch(/^note: reading CRD configurations\.serving\.knative\.dev: .*404.*; strict decoding follows Duckbill's CRD \(manifests\/crds\) instead$/m);
     expect(api.requests.filter((q) => q.path.includes("customresourcedefinitions")).length).toBe(5);

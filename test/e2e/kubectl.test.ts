@@ -74,6 +74,11 @@ function check(args: readonly string[]): Promise<RunResult> {
   return run(process.execPath, [join(REPO, "bin", "duckbill"), "check", "--config-dir", configDir, "--knative-version", RELEASE.slice(0, 4), "-n", NS, ...args], { cwd: work });
 }
 
+/** `duckbill check --kubeconfig`: the cluster's configuration, CRDs and live objects, as the admin reads them. */
+function checkCluster(args: readonly string[]): Promise<RunResult> {
+  return run(process.execPath, [join(REPO, "bin", "duckbill"), "check", "--kubeconfig", kubeconfig, "--knative-version", RELEASE.slice(0, 4), "-n", NS, ...args], { cwd: work });
+}
+
 function write(name: string, text: string): string {
   writeFileSync(join(work, name), text);
   return name;
@@ -323,6 +328,22 @@ describe("kubectl apply through a real kube-apiserver", () => {
     const annotations = ((await getJson("ksvc", "hello")).metadata as Obj).annotations as Record<string, string>;
     expect(annotations["serving.knative.dev/creator"]).toBe(ALICE);
     expect(annotations["serving.knative.dev/lastModifier"]).toBe(BOB);
+  });
+
+  it("check --kubeconfig answers a manifest of an existing object as kubectl apply's update of it, to the byte", async () => {
+    write("hello.yaml", service("hello", HELLO_SPEC.replace("value: one", "value: three")));
+    const checked = await checkCluster(["-f", "hello.yaml", "--user", ALICE]);
+    const r = await kubectl(["apply", "-f", "hello.yaml"], { as: ALICE });
+    expect(r.stdout).toBe("service.serving.knative.dev/hello configured\n");
+    expect(printed(checked)).toBe(printed(r));
+    // An update the webhook denies: kubectl's patch error, with the exact patch, both ways.
+    write("steal.yaml", service("hello", HELLO_SPEC.replace("value: one", "value: three"), "\n  annotations:\n    serving.knative.dev/creator: mallory@example.com"));
+    const deniedCheck = await checkCluster(["-f", "steal.yaml", "--user", BOB]);
+    const denied = await kubectl(["apply", "-f", "steal.yaml"], { as: BOB });
+    expect(denied.code).toBe(1);
+    expect(denied.stderr).toContain("annotation value is immutable: metadata.annotations.serving.knative.dev/creator");
+    expect(printed(deniedCheck)).toBe(printed(denied));
+    expect(deniedCheck.code).toBe(1);
   });
 
   it.each([
