@@ -3,12 +3,14 @@
  * (`--config-dir`, a cluster's with `--kubeconfig`, or Knative's defaults) and `--old`, checks every document
  * (./check.ts) and writes the chosen output format (./check-output.ts).
  */
+import type { KubeConfig } from "@kubernetes/client-node";
 import type { AdmissionDeps } from "../admission/deps.js";
 import type { ConfigSnapshot } from "../config/snapshot.js";
 import { checkDocuments, liveRefsOf, readOldObjects, type CheckOptions } from "./check.js";
 import { exitCodeOf, formatGithub, formatJson, formatJunit, formatText, OUTPUT_FORMATS, type CheckRun, type OutputFormat } from "./check-output.js";
 import { CHECK_OPTIONS } from "./command-options.js";
 import { CRD_SCHEMAS } from "./crd-schemas.js";
+import type { LiveRef } from "./features-cluster.js";
 import { defaultDeps } from "./deps.js";
 import { renderHelp } from "./help.js";
 import { clusterCall, exitOnError, loadConfig, parseOrUsage, PROCESS_IO, UsageError, type CliIO } from "./io.js";
@@ -76,8 +78,17 @@ function crdKinds(deps: AdmissionDeps): Array<{ group: string; version: string; 
   });
 }
 
-/** The configuration and CRD schemas: a cluster's with --kubeconfig (notes on stderr), else --config-dir or the defaults. */
-async function judgeAs(args: CheckArgs, deps: AdmissionDeps, io: CliIO): Promise<{ config: ConfigSnapshot; schemas?: ReadonlyMap<string, StructuralSchema> }> {
+/** The cluster `--kubeconfig` names, connected once: the module that reads it and its credentials. */
+interface Cluster {
+  readonly api: typeof import("./features-cluster.js");
+  readonly kubeConfig: KubeConfig;
+}
+
+/**
+ * The configuration and CRD schemas: a cluster's with --kubeconfig (notes on stderr; the cluster is returned for
+ * reading the live objects too), else --config-dir or the defaults.
+ */
+async function judgeAs(args: CheckArgs, deps: AdmissionDeps, io: CliIO): Promise<{ config: ConfigSnapshot; schemas?: ReadonlyMap<string, StructuralSchema>; cluster?: Cluster }> {
   const kubeconfig = args.kubeconfig;
   if (kubeconfig === undefined) return { config: await loadConfig(args.configDir, args.knativeVersion) };
   const cluster = await import("./features-cluster.js");
@@ -87,15 +98,13 @@ async function judgeAs(args: CheckArgs, deps: AdmissionDeps, io: CliIO): Promise
   const config = await clusterCall(() => cluster.readAdmissionConfig(kubeConfig, args.systemNamespace, profile));
   const { schemas, notes } = await clusterCall(() => cluster.readCrdSchemas(kubeConfig, crdKinds(deps)));
   for (const n of notes) io.error(`note: ${n}; strict decoding follows Duckbill's CRD (manifests/crds) instead\n`);
-  return { config, schemas };
+  return { config, schemas, cluster: { api: cluster, kubeConfig } };
 }
 
 /** The live objects at `refs` as documents of the `--old` kind (notes on stderr). */
-async function liveObjects(kubeconfig: string, refs: ReturnType<typeof liveRefsOf>, io: CliIO): Promise<ManifestDocument[]> {
+async function liveObjects(cluster: Cluster, refs: readonly LiveRef[], io: CliIO): Promise<ManifestDocument[]> {
   if (refs.length === 0) return [];
-  const cluster = await import("./features-cluster.js");
-  const { kubeConfig } = clusterCall(() => cluster.connect(kubeconfig));
-  const { objects, notes } = await clusterCall(() => cluster.readLiveObjects(kubeConfig, refs));
+  const { objects, notes } = await clusterCall(() => cluster.api.readLiveObjects(cluster.kubeConfig, refs));
   for (const n of notes) io.error(`note: ${n}\n`);
   return objects.map((object) => ({ source: "cluster", line: 1, object }));
 }
@@ -128,7 +137,7 @@ export async function runCheck(argv: string[], io: CliIO = PROCESS_IO, deps?: Ad
       return 0;
     }
     const admissionDeps = deps ?? defaultDeps();
-    const { config, schemas } = await judgeAs(args, admissionDeps, io);
+    const { config, schemas, cluster } = await judgeAs(args, admissionDeps, io);
     const opts: CheckOptions = { deps: admissionDeps, config, namespace: args.namespace, user: args.user, ...(schemas === undefined ? {} : { schemas }) };
     // A path that does not exist is reported like a file that cannot be read; the other paths are still checked.
     const expanded = await expandAllManifestPaths(args.files, args.recursive);
@@ -136,7 +145,7 @@ export async function runCheck(argv: string[], io: CliIO = PROCESS_IO, deps?: Ad
     const unreadable = [...expanded.errors, ...errors];
     // --old must be read in full: a live object missing would turn an update into a create. Without --old,
     // --kubeconfig reads the live objects of the manifests: an object that exists is checked as an update of it.
-    const oldDocs = args.old.length > 0 ? await readManifests(await expandManifestPaths(args.old, args.recursive), io.readStdin) : args.kubeconfig === undefined ? [] : await liveObjects(args.kubeconfig, liveRefsOf(docs, opts), io);
+    const oldDocs = args.old.length > 0 ? await readManifests(await expandManifestPaths(args.old, args.recursive), io.readStdin) : cluster === undefined ? [] : await liveObjects(cluster, liveRefsOf(docs, opts), io);
     const old = oldDocs.length === 0 ? undefined : await readOldObjects(oldDocs, opts);
     const results = await checkDocuments(docs, { ...opts, old });
     const run: CheckRun = { results, unreadable };

@@ -33,6 +33,7 @@ import {
 } from "./kubectl-apply.js";
 import { CRD_SCHEMAS } from "./crd-schemas.js";
 import { ManifestError, type ManifestDocument } from "./manifests.js";
+import type { LiveRef } from "./features-cluster.js";
 import { strictDecodingMessage, unknownBuiltinFields, unknownCustomResourceFields, type StructuralSchema } from "./strict-decoding.js";
 
 /** The webhook names the API server reports (knative.dev/serving cmd/webhook/main.go). */
@@ -482,8 +483,8 @@ export async function checkDocuments(docs: readonly ManifestDocument[], opts: Ch
  * generateName have none): what `check --kubeconfig` reads, so that an existing object's manifest is checked as the
  * update `kubectl apply` would send.
  */
-export function liveRefsOf(docs: readonly ManifestDocument[], opts: CheckOptions): Array<{ group: string; version: string; plural: string; namespace: string; name: string }> {
-  const out = new Map<string, { group: string; version: string; plural: string; namespace: string; name: string }>();
+export function liveRefsOf(docs: readonly ManifestDocument[], opts: CheckOptions): LiveRef[] {
+  const out = new Map<string, LiveRef>();
   for (const doc of docs) {
     const obj = withNamespace(doc.object, opts.namespace);
     const target = targetOf(obj, opts);
