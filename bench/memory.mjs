@@ -8,13 +8,14 @@
 //   npm run build && node bench/memory.mjs [--node PATH] [--node-flags "--max-semi-space-size=4"] [--seconds 15]
 import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { get } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { guardRun } from "./lib/guard.mjs";
+import { scrapeMetrics } from "./lib/metrics-scrape.mjs";
 import { DEFAULT_BENCH_RELEASE, releaseVectors } from "./lib/paths.mjs";
 import { HOST, serverNode, startDuckbill, startFloor, stopChild } from "./lib/processes.mjs";
+import { readProc } from "./lib/proc-stats.mjs";
 import { autocannonRequests, saturate } from "./lib/saturation.mjs";
 import { buildMix, loadVectors } from "./lib/vectors.mjs";
 
@@ -48,9 +49,9 @@ const MB = (kB) => Math.round(kB / 1024);
 
 /** VmRSS, RssFile and RssAnon of `pid` in kB. */
 function rss(pid) {
-  const s = readFileSync(`/proc/${pid}/status`, "utf8");
-  const field = (k) => Number(new RegExp(`${k}:\\s+(\\d+)`).exec(s)?.[1] ?? Number.NaN);
-  return { total: field("VmRSS"), file: field("RssFile"), anon: field("RssAnon") };
+  const p = readProc(pid);
+  if (p === undefined) throw new Error(`process ${pid} is gone`);
+  return { total: p.rssBytes / 1024, file: p.rssFileBytes / 1024, anon: p.rssAnonBytes / 1024 };
 }
 
 /** Resident kB of `pid`'s malloc heap ([heap]) and of its other anonymous mappings. */
@@ -71,19 +72,12 @@ function anonymousMappings(pid) {
   return out;
 }
 
-/** V8's heap spaces (total size, MB) from duckbill's /metrics (prom-client's default metrics). */
-function heapSpaces(port) {
-  return new Promise((resolve) => {
-    get({ host: HOST, port, path: "/metrics" }, (res) => {
-      let text = "";
-      res.setEncoding("utf8").on("data", (c) => (text += c));
-      res.on("end", () => {
-        const spaces = {};
-        for (const m of text.matchAll(/^nodejs_heap_space_size_total_bytes\{space="([a-z_]+)"\} (\S+)$/gm)) if (Number(m[2]) > 0) spaces[m[1]] = Math.round(Number(m[2]) / 1048576);
-        resolve(spaces);
-      });
-    }).on("error", () => resolve({}));
-  });
+/** V8's heap spaces (total size, MB) from duckbill's /metrics (prom-client's default metrics); none when unreadable. */
+async function heapSpaces(port) {
+  const text = await scrapeMetrics(port).catch(() => "");
+  const spaces = {};
+  for (const m of text.matchAll(/^nodejs_heap_space_size_total_bytes\{space="([a-z_]+)"\} (\S+)$/gm)) if (Number(m[2]) > 0) spaces[m[1]] = Math.round(Number(m[2]) / 1048576);
+  return spaces;
 }
 
 async function measure(name, srv, mix) {

@@ -15,10 +15,10 @@
 // (process_resident_memory_bytes and nodejs_heap_space_size_total_bytes{space="new"}), so they are of the same
 // moment. The raw RSS and a timeline of it are reported too.
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { scrapeMetrics } from "./lib/metrics-scrape.mjs";
 import { pacedLoad, requestBytes } from "./lib/paced-client.mjs";
 import { REPO_DIR, releaseVectors } from "./lib/paths.mjs";
 import { HOST, startDuckbill, stopChild } from "./lib/processes.mjs";
@@ -90,21 +90,6 @@ function cleanup() {
 const WATCHDOG_MS = (WARMUP_S + DURATION_S) * 1000 + 60_000;
 guardRun("soak", WATCHDOG_MS, cleanup);
 
-/** The server's Prometheus exposition (each scrape also resets prom-client's event-loop delay histogram). */
-function scrape(port) {
-  return new Promise((resolve, reject) => {
-    const req = request({ host: HOST, port, path: "/metrics", timeout: 5000 }, (res) => {
-      let text = "";
-      res.setEncoding("utf8");
-      res.on("data", (d) => (text += d));
-      res.on("end", () => (res.statusCode === 200 ? resolve(text) : reject(new Error(`GET /metrics: HTTP ${res.statusCode}`))));
-    });
-    req.on("timeout", () => req.destroy(new Error("GET /metrics timed out")));
-    req.on("error", reject);
-    req.end();
-  });
-}
-
 /** The value of a sample in a Prometheus text exposition (the first, or the one whose labels include `label`). */
 function sample(text, name, label) {
   const labels = label === undefined ? "(?:\\{[^}]*\\})?" : `\\{[^}]*${label}[^}]*\\}`;
@@ -135,7 +120,7 @@ async function main() {
 
   console.error(`soak: duckbill serve (pid ${server.pid}) ready in ${server.probedMs} ms; warm-up ${WARMUP_S} s, then ${DURATION_S} s at ${RATE} req/s on ${CONNECTIONS} connections`);
   const warm = await load(WARMUP_S);
-  const metricsWarm = await scrape(server.metricsPort);
+  const metricsWarm = await scrapeMetrics(server.metricsPort);
   const proc = sampleProcess(server.pid, 1000);
   const timeline = [];
   const timelineTimer = setInterval(() => {
@@ -145,7 +130,7 @@ async function main() {
   const run = await load(DURATION_S);
   clearInterval(timelineTimer);
   const procStats = proc.stop();
-  const metricsEnd = await scrape(server.metricsPort);
+  const metricsEnd = await scrapeMetrics(server.metricsPort);
   /** The server's memory at one moment, from its default metrics (RSS as /proc/<pid>/status has it). */
   const memory = (text) => {
     const rss = sample(text, "process_resident_memory_bytes");

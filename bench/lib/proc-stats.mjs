@@ -15,7 +15,10 @@ function clockTicks() {
   return ticksPerSecond;
 }
 
-/** { cpuSeconds, rssBytes } of `pid` now, or undefined when /proc is not there or the process is gone. */
+/**
+ * { cpuSeconds, rssBytes, rssFileBytes, rssAnonBytes } of `pid` now (RSS and its file-backed and anonymous parts), or
+ * undefined when /proc is not there or the process is gone.
+ */
 export function readProc(pid) {
   return readOne(pid);
 }
@@ -27,8 +30,11 @@ function readOne(pid) {
     const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
     const cpuTicks = Number(fields[11]) + Number(fields[12]);
     const status = readFileSync(`/proc/${pid}/status`, "utf8");
-    const rss = /VmRSS:\s+(\d+) kB/.exec(status);
-    return { cpuSeconds: cpuTicks / clockTicks(), rssBytes: rss === null ? Number.NaN : Number(rss[1]) * 1024 };
+    const kB = (field) => {
+      const m = new RegExp(`${field}:\\s+(\\d+) kB`).exec(status);
+      return m === null ? Number.NaN : Number(m[1]) * 1024;
+    };
+    return { cpuSeconds: cpuTicks / clockTicks(), rssBytes: kB("VmRSS"), rssFileBytes: kB("RssFile"), rssAnonBytes: kB("RssAnon") };
   } catch {
     return undefined;
   }
