@@ -8,6 +8,7 @@
  * prom-client's Histogram only counts "at-or-below" and prints `le` first.
  */
 import type { Registry } from "prom-client";
+import { MAX_SERIES_PER_METRIC } from "./metric-labels.js";
 
 interface Series {
   readonly labels: Readonly<Record<string, string>>;
@@ -40,6 +41,7 @@ export class ExplicitBucketHistogram {
     private readonly labelNames: readonly string[],
     private readonly bounds: readonly number[],
     private readonly bound: BucketBound,
+    private readonly maxSeries = MAX_SERIES_PER_METRIC,
   ) {}
 
   register(registry: Registry): void {
@@ -48,11 +50,17 @@ export class ExplicitBucketHistogram {
 
   /**
    * One value for the series whose label values are `values`, in the order of the label names (no label object per
-   * call: the hot path builds the series' labels once, when it first appears).
+   * call: the hot path builds the series' labels once, when it first appears). Once the histogram holds `maxSeries`
+   * series, a new label set is counted in the series of `overflow()`'s values instead.
    */
-  observe(values: readonly string[], value: number): void {
-    const key = values.join("\n");
+  observe(values: readonly string[], value: number, overflow?: () => readonly string[]): void {
+    let key = values.join("\n");
     let s = this.series.get(key);
+    if (s === undefined && overflow !== undefined && this.series.size >= this.maxSeries) {
+      values = overflow();
+      key = values.join("\n");
+      s = this.series.get(key);
+    }
     if (s === undefined) {
       const own: Record<string, string> = {};
       this.labelNames.forEach((n, i) => (own[n] = values[i] ?? ""));

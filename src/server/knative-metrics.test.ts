@@ -8,9 +8,10 @@ import { join } from "node:path";
 import { Registry } from "prom-client";
 import { describe, expect, it } from "vitest";
 import type { AdmittedSummary } from "../admission/http.js";
-import type { AdmissionRequest } from "../admission/review.js";
+import { admissionRequest } from "../../test/support/admission-request.js";
 import { PROFILES } from "../config/profile.js";
 import { KnativeWebhookMetrics } from "./knative-metrics.js";
+import { LabelBounds } from "./metric-labels.js";
 
 const FIXTURES = join(import.meta.dirname, "../../test/fixtures/knative-metrics");
 
@@ -20,19 +21,9 @@ function fixtureLines(file: string): string[] {
     .filter((l) => l !== "");
 }
 
-const REQUEST: AdmissionRequest = {
-  uid: "u1",
-  kind: { group: "serving.knative.dev", version: "v1", kind: "Service" },
-  resource: { group: "serving.knative.dev", version: "v1", resource: "services" },
-  subResource: "",
-  name: "hello",
-  namespace: "default",
-  operation: "CREATE",
-  userInfo: { username: "a", uid: "", groups: [], extra: {} },
-  object: {},
-  oldObject: undefined,
-  dryRun: false,
-};
+const REQUEST = admissionRequest();
+
+const LABELS = new LabelBounds().of(REQUEST);
 
 function answered(allowed: boolean): AdmittedSummary {
   return { request: REQUEST, response: { uid: "u1", allowed } as AdmittedSummary["response"], type: allowed ? "defaulting" : "validation" };
@@ -47,8 +38,8 @@ describe("Knative 1.17's series (OpenCensus)", () => {
     const registry = new Registry();
     const m = new KnativeWebhookMetrics(registry, PROFILES["1.17"].webhookMetrics);
     // The probe's requests: allowed in 0, 1, 1.5, 2 and 5 ms, denied in 0 ms.
-    for (const seconds of [0, 0.001, 0.0015, 0.002, 0.005]) m.observe(answered(true), seconds, "/defaulting");
-    m.observe(answered(false), 0, "/resource-validation");
+    for (const seconds of [0, 0.001, 0.0015, 0.002, 0.005]) m.observe(answered(true), LABELS, seconds, "/defaulting");
+    m.observe(answered(false), LABELS, 0, "/resource-validation");
     const ours = await lines(registry);
     expect([...ours].sort()).toEqual(fixtureLines("knative-1.17.prom").sort());
     // 1 ms is below 2 but not below 1: OpenCensus's `v < bound`, not Prometheus's `<=`.
@@ -59,7 +50,7 @@ describe("Knative 1.17's series (OpenCensus)", () => {
   it("records whole milliseconds, truncated as time.Duration.Milliseconds truncates", async () => {
     const registry = new Registry();
     const m = new KnativeWebhookMetrics(registry, "opencensus");
-    for (const seconds of [0.000999, 0.007, 0.009, 0.019999]) m.observe(answered(true), seconds, "/defaulting");
+    for (const seconds of [0.000999, 0.007, 0.009, 0.019999]) m.observe(answered(true), LABELS, seconds, "/defaulting");
     expect(await lines(registry)).toContainEqual(expect.stringMatching(/^webhook_request_latencies_sum\{.*\} 35$/));
   });
 });
@@ -69,9 +60,9 @@ describe("Knative 1.23 and 1.24's series (OpenTelemetry)", () => {
     const registry = new Registry();
     const m = new KnativeWebhookMetrics(registry, PROFILES["1.24"].webhookMetrics);
     // The probe's requests: two allowed on /defaulting, one denied on /resource-validation, each within 5 ms.
-    m.observe(answered(true), 0.000002, "/defaulting");
-    m.observe(answered(true), 0.000001, "/defaulting");
-    m.observe(answered(false), 0.000003, "/resource-validation");
+    m.observe(answered(true), LABELS, 0.000002, "/defaulting");
+    m.observe(answered(true), LABELS, 0.000001, "/defaulting");
+    m.observe(answered(false), LABELS, 0.000003, "/resource-validation");
     const withoutSums = (ls: string[]): string[] => ls.map((l) => (/_sum\{/.test(l) ? l.replace(/ \S+$/, " <sum>") : l)).sort();
     const knative = fixtureLines("knative-1.23.prom").filter((l) => !l.includes("target_info"));
     expect(withoutSums(await lines(registry))).toEqual(withoutSums(knative));
@@ -82,7 +73,7 @@ describe("KnativeWebhookMetrics.setRelease", () => {
   it("drops the old family's series and registers the new one's", async () => {
     const registry = new Registry();
     const m = new KnativeWebhookMetrics(registry, "opencensus");
-    m.observe(answered(true), 0.001, "/defaulting");
+    m.observe(answered(true), LABELS, 0.001, "/defaulting");
     m.setRelease(PROFILES["1.17"]);
     expect((await lines(registry)).filter((l) => l.startsWith("webhook_request_count"))).toHaveLength(1);
     m.setRelease(PROFILES["1.23"]);

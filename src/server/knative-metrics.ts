@@ -7,6 +7,7 @@ import type { Registry } from "prom-client";
 import type { AdmittedSummary } from "../admission/http.js";
 import type { KnativeProfile } from "../config/profile.js";
 import { ExplicitBucketHistogram, HistogramCount } from "./explicit-histogram.js";
+import { OVERFLOW_LABELS, type RequestLabels } from "./metric-labels.js";
 
 export type KnativeMetricsFamily = KnativeProfile["webhookMetrics"];
 
@@ -62,7 +63,8 @@ const OTEL_SCOPE_NAME = "knative.dev/pkg/webhook";
 
 interface Family {
   readonly metrics: readonly { register(registry: Registry): void; readonly name: string }[];
-  observe(a: AdmittedSummary, seconds: number, path: string): void;
+  /** `labels`: the request's values, bounded (metric-labels.ts). */
+  observe(a: AdmittedSummary, labels: RequestLabels, seconds: number, path: string): void;
   reset(): void;
 }
 
@@ -71,26 +73,26 @@ function openCensusFamily(): Family {
   const count = new HistogramCount("webhook_request_count", "The number of requests that are routed to webhook", latencies);
   return {
     metrics: [count, latencies],
-    observe({ request, response }, seconds) {
+    observe({ response }, labels, seconds) {
       // OPENCENSUS_LABELS' order; the conversion tags are empty for an admission request.
-      const values = [
+      const values = (l: RequestLabels): string[] => [
         String(response.allowed),
         "",
-        request.kind.group,
-        request.kind.kind,
-        request.kind.version,
-        request.operation,
-        request.resource.group,
-        request.namespace,
-        request.resource.resource,
-        request.resource.version,
+        l.group,
+        l.kind,
+        l.version,
+        l.operation,
+        l.resourceGroup,
+        l.namespace,
+        l.resource,
+        l.resourceVersion,
         "",
         "",
         "",
       ];
       // ReportAdmissionRequest records float64(d.Milliseconds()): whole milliseconds, truncated (from whole
       // microseconds, so that 0.009 s is not 8.999… ms).
-      latencies.observe(values, Math.trunc(Math.round(seconds * 1e6) / 1000));
+      latencies.observe(values(labels), Math.trunc(Math.round(seconds * 1e6) / 1000), () => values(OVERFLOW_LABELS));
     },
     reset() {
       latencies.reset();
@@ -102,11 +104,12 @@ function openTelemetryFamily(): Family {
   const duration = new ExplicitBucketHistogram("kn_webhook_handler_duration_seconds", "The duration of task execution.", OPENTELEMETRY_LABELS, OPENTELEMETRY_DURATION_BUCKETS, "at-or-below");
   return {
     metrics: [duration],
-    observe({ request, response }, seconds, path) {
+    observe({ response }, labels, seconds, path) {
       // OPENTELEMETRY_LABELS' order. kn.webhook.type is WebhookTypeAdmission for defaulting and validation alike
       // (the other values are for conversion); the scope has a name only.
-      const values = [path, response.allowed ? "success" : "failure", request.operation, request.kind.group, request.kind.kind, request.kind.version, request.subResource, "admission", OTEL_SCOPE_NAME, "", ""];
-      duration.observe(values, seconds);
+      const status = response.allowed ? "success" : "failure";
+      const values = (l: RequestLabels): string[] => [path, status, l.operation, l.group, l.kind, l.version, l.subresource, "admission", OTEL_SCOPE_NAME, "", ""];
+      duration.observe(values(labels), seconds, () => values(OVERFLOW_LABELS));
     },
     reset() {
       duration.reset();
@@ -170,8 +173,8 @@ export class KnativeWebhookMetrics {
     if (this.exposed) for (const m of this.families[next].metrics) m.register(this.registry);
   }
 
-  /** One AdmissionReview answered on `path`, in `seconds`. */
-  observe(a: AdmittedSummary, seconds: number, path: string): void {
-    if (this.exposed) this.families[this.current].observe(a, seconds, path);
+  /** One AdmissionReview answered on `path`, in `seconds`; `labels` are its values, bounded (metric-labels.ts). */
+  observe(a: AdmittedSummary, labels: RequestLabels, seconds: number, path: string): void {
+    if (this.exposed) this.families[this.current].observe(a, labels, seconds, path);
   }
 }

@@ -2,8 +2,7 @@ import { collectDefaultMetrics, Counter, Histogram, Registry } from "prom-client
 import type { AdmittedSummary } from "../admission/http.js";
 import { DEFAULT_PROFILE, type KnativeProfile } from "../config/profile.js";
 import { KnativeWebhookMetrics, OPENTELEMETRY_DURATION_BUCKETS, type KnativeMetricsFamily } from "./knative-metrics.js";
-
-const MAX_CACHED_LABEL_SETS = 1024;
+import { LabelBounds, MAX_SERIES_PER_METRIC, OVERFLOW_LABELS, type RequestLabels } from "./metric-labels.js";
 
 const LABELS = ["type", "group", "version", "kind", "subresource", "operation", "status"] as const;
 
@@ -19,7 +18,10 @@ export class WebhookMetrics {
   private readonly denials: Counter<"type" | "group" | "version" | "kind" | "operation">;
   private readonly rejected: Counter<"path" | "code">;
 
-  constructor(opts: { processMetrics?: boolean; knative?: KnativeMetricsFamily | false; knativeExposed?: boolean } = {}) {
+  private readonly bounds: LabelBounds;
+
+  constructor(opts: { processMetrics?: boolean; knative?: KnativeMetricsFamily | false; knativeExposed?: boolean; bounds?: LabelBounds } = {}) {
+    this.bounds = opts.bounds ?? new LabelBounds();
     this.duration = new Histogram({
       name: "duckbill_admission_duration_seconds",
       help: "Time to answer one AdmissionReview, from decoded body to encoded answer.",
@@ -55,31 +57,47 @@ export class WebhookMetrics {
   }
 
   /**
-   * The histogram's child per label set. `observe(labels, v)` hashes the label object (sorting its keys) on
-   * every call; the set of label values is small (types × kinds × operations × outcome), so each child is
-   * looked up by one concatenated key instead.
+   * The series of each label set: `observe(labels, v)` hashes the label object (sorting its keys) on every call, so
+   * each is looked up by one concatenated key instead. Label values are bounded (metric-labels.ts) and so is the
+   * number of series: past MAX_SERIES_PER_METRIC, new label sets share the overflow series.
    */
-  private readonly children = new Map<string, { observe(v: number): void }>();
+  private readonly durations = new Map<string, { observe(v: number): void }>();
+  private readonly denied = new Map<string, { inc(): void }>();
 
   /** One AdmissionReview answered on `path` in `seconds`. */
   observeAdmission(a: AdmittedSummary, seconds: number, path: string): void {
     const { request, response, type } = a;
-    const { group, version, kind } = request.kind;
+    const labels = this.bounds.of(request);
     const status = response.allowed ? "success" : "failure";
-    const key = type + "\n" + group + "\n" + version + "\n" + kind + "\n" + request.subResource + "\n" + request.operation + "\n" + status;
-    let child = this.children.get(key);
-    if (child === undefined) {
-      child = this.duration.labels({ type, group, version, kind, subresource: request.subResource, operation: request.operation, status });
-      // Kinds and operations come from requests: bound the cache, not the metric (prom-client keeps its own).
-      if (this.children.size < MAX_CACHED_LABEL_SETS) this.children.set(key, child);
+    const series = (l: RequestLabels): string => type + "\n" + l.group + "\n" + l.version + "\n" + l.kind + "\n" + l.subresource + "\n" + l.operation + "\n" + status;
+    const duration = (l: RequestLabels) =>
+      this.duration.labels({ type, group: l.group, version: l.version, kind: l.kind, subresource: l.subresource, operation: l.operation, status });
+    seriesOf(this.durations, series, duration, labels).observe(seconds);
+    if (!response.allowed) {
+      const denial = (l: RequestLabels) => this.denials.labels({ type, group: l.group, version: l.version, kind: l.kind, operation: l.operation });
+      seriesOf(this.denied, series, denial, labels).inc();
     }
-    child.observe(seconds);
-    if (!response.allowed) this.denials.inc({ type, group, version, kind, operation: request.operation });
-    this.knative?.observe(a, seconds, path);
+    this.knative?.observe(a, labels, seconds, path);
   }
 
   /** Counts an HTTP-level rejection; the path label is bounded to known paths so clients cannot explode cardinality. */
   observeRejection(path: string, code: number): void {
     this.rejected.inc({ path, code: String(code) });
   }
+}
+
+/** The series of `labels` in `cache`, or of OVERFLOW_LABELS once the cache holds MAX_SERIES_PER_METRIC series. */
+function seriesOf<T>(cache: Map<string, T>, keyOf: (l: RequestLabels) => string, make: (l: RequestLabels) => T, labels: RequestLabels): T {
+  let key = keyOf(labels);
+  let found = cache.get(key);
+  if (found !== undefined) return found;
+  if (cache.size >= MAX_SERIES_PER_METRIC) {
+    labels = OVERFLOW_LABELS;
+    key = keyOf(labels);
+    found = cache.get(key);
+    if (found !== undefined) return found;
+  }
+  found = make(labels);
+  cache.set(key, found);
+  return found;
 }

@@ -2,6 +2,7 @@
  * Knative's own webhook series on /metrics (src/server/knative-metrics.ts), scraped after real reviews through the
  * HTTPS server: the names, label sets and values of the release answered as, beside duckbill_*.
  */
+import { Agent } from "node:https";
 import { afterEach, describe, expect, it } from "vitest";
 import { OPENCENSUS_LATENCY_BUCKETS, OPENTELEMETRY_DURATION_BUCKETS } from "../../src/server/knative-metrics.js";
 import { capturedLogger, eventually } from "../config/store-harness.js";
@@ -139,6 +140,27 @@ describe("Knative's webhook series on /metrics", () => {
     const text = await serveAndScrape({ "knative-version": "1.17", "knative-metrics": "false" });
     expect(text).not.toMatch(KNATIVE_NAMES);
     expect(samplesOf(text, "duckbill_admission_duration_seconds_count")).toHaveLength(3);
+  });
+
+  it("reviews of 2,000 unique kinds and 8 kinds of 256 KiB leave the scrape small: request values the webhook does not serve count as other", async () => {
+    const metricsPort = await freePort();
+    wh = await startTestWebhook({ "metrics-port": String(metricsPort), "metrics-host": "127.0.0.1", "knative-version": "1.17" });
+    const { port, ca } = wh;
+    const agent = new Agent({ keepAlive: true, maxSockets: 8 });
+    try {
+      const kinds = [...Array.from({ length: 2000 }, (_, i) => `Kind${i}`), ...Array.from({ length: 8 }, (_, i) => String(i).repeat(256 * 1024))];
+      for (let i = 0; i < kinds.length; i += 16) {
+        await Promise.all(kinds.slice(i, i + 16).map((kind) => httpsCall(port, ca, { path: "/defaulting", body: JSON.stringify(serviceReview({ kind })), tls: { agent } }).then((r) => expect(r.status).toBe(200))));
+      }
+    } finally {
+      agent.destroy();
+    }
+    const text = await getText(metricsPort);
+    expect(text.length).toBeLessThan(2 * 1024 * 1024);
+    expect(text).not.toMatch(/Kind\d|0{1000}/);
+    const counts = samplesOf(text, "webhook_request_count");
+    expect(counts).toEqual([{ name: "webhook_request_count", labels: { admission_allowed: "false", ...SERVICE_CREATE_OC, kind_kind: "other" }, value: 2008 }]);
+    expect(samplesOf(text, "duckbill_admission_duration_seconds_count").map((s) => [s.labels.kind, s.value])).toEqual([["other", 2008]]);
   });
 
   it("refuses a --knative-metrics that is not a boolean", async () => {
