@@ -12,6 +12,7 @@ const TIMING = [
   "test/kube/cert-controller.test.ts",
   "test/kube/leader-election.test.ts",
   "test/kube/webhook-config.test.ts",
+  "test/robustness/config-files-timing.test.ts",
   "test/robustness/faults-drain.test.ts",
   "test/robustness/hostile-timing.test.ts",
   "test/robustness/soak.test.ts",

@@ -43,7 +43,8 @@ const commit = buildCommit();
 
 const result = await build({
   absWorkingDir: root,
-  entryPoints: { index: "dist/cli/index.js" },
+  // The thread that parses --config-dir files (src/config/sources/file-parser.ts) loads its own entry beside the chunks.
+  entryPoints: { index: "dist/cli/index.js", "config-file-worker": "dist/config/sources/config-file-worker.js" },
   outdir,
   bundle: true,
   splitting: true,
@@ -84,5 +85,5 @@ writeFileSync(join(outdir, "THIRD-PARTY-LICENSES.txt"), `Packages bundled into d
 
 const outputs = Object.entries(result.metafile.outputs).filter(([f]) => f.endsWith(".js"));
 const total = outputs.reduce((n, [, o]) => n + o.bytes, 0);
-const entry = outputs.find(([, o]) => o.entryPoint !== undefined);
+const entry = outputs.find(([, o]) => o.entryPoint === "dist/cli/index.js");
 process.stderr.write(`bundle: dist/bundle/ ${outputs.length} files, ${(total / 1048576).toFixed(1)} MiB${entry === undefined ? "" : `, entry ${(entry[1].bytes / 1024).toFixed(0)} KiB`}, commit ${commit}\n`);

@@ -1,8 +1,9 @@
+import { execFileSync } from "node:child_process";
 import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { loadConfigDir, parseConfigFile, readConfigFile } from "./dir.js";
+import { loadConfigDir, readConfigFile } from "./dir.js";
 
 describe("loadConfigDir", () => {
   let dir: string;
@@ -30,22 +31,43 @@ describe("loadConfigDir", () => {
     expect([...snap.data.keys()].sort()).toEqual(["config-autoscaler", "config-defaults", "config-features"]);
   });
 
+  it("refuses a FIFO or a file over 1 MiB with the reason, instead of blocking on it or reading it whole", async () => {
+    execFileSync("mkfifo", [join(dir, "config-features.yaml")]);
+    await expect(loadConfigDir(dir)).rejects.toThrow(`cannot read config file "${join(dir, "config-features.yaml")}": it is not a regular file (a FIFO, socket or device is never read)`);
+    await rm(join(dir, "config-features.yaml"));
+    await writeFile(join(dir, "config-defaults.yaml"), `a: "${"x".repeat(1024 * 1024)}"\n`);
+    await expect(loadConfigDir(dir)).rejects.toThrow(/it holds 1048582 bytes or more, over 1048576, a ConfigMap's limit/);
+  });
+
   it("says what is wrong with a directory that does not exist", async () => {
     await expect(loadConfigDir(join(dir, "missing"))).rejects.toThrow(/must be an existing directory/);
   });
 });
 
-describe("parseConfigFile", () => {
+
+describe("readConfigFile: what is not a ConfigMap", () => {
   it("rejects values that are not strings, as a ConfigMap's data must be strings", () => {
-    expect(() => parseConfigFile("f.yaml", "a: 1\n")).toThrow('config file "f.yaml": value of "a" must be a string');
+    expect(readConfigFile("f.yaml", "a: 1\n")).toEqual({ kind: "invalid", error: 'config file "f.yaml": value of "a" must be a string' });
   });
 
   it("rejects a document that is not a map", () => {
-    expect(() => parseConfigFile("f.yaml", "- a\n")).toThrow(/must hold a ConfigMap or a map of strings/);
+    expect(readConfigFile("f.yaml", "- a\n")).toEqual({ kind: "invalid", error: expect.stringMatching(/must hold a ConfigMap or a map of strings/) as unknown });
   });
 
-  it("reads an empty file as no data", () => {
-    expect(parseConfigFile("f.yaml", "")).toEqual({});
+  it("rejects a key given twice, in any mapping, naming where: in linear time (16,000 keys and a duplicate)", () => {
+    const keys = Array.from({ length: 16000 }, (_, i) => `  key-${i}: "v"\n`).join("");
+    expect(readConfigFile("f.yaml", `kind: ConfigMap\ndata:\n${keys}  key-7: "again"\n`)).toEqual({
+      kind: "invalid",
+      error: 'config file "f.yaml" must be YAML or JSON: Map keys must be unique at line 16003, column 3',
+    });
+    expect(readConfigFile("f.yaml", `kind: ConfigMap\ndata:\n${keys}`)).toMatchObject({ kind: "data" });
+    expect(readConfigFile("f.json", '{"data": {"a": "1", "a": "2"}, "kind": "ConfigMap"}')).toEqual({
+      kind: "invalid",
+      error: 'config file "f.json" must be YAML or JSON: Map keys must be unique at line 1, column 21',
+    });
+    expect(readConfigFile("f.yaml", "a: x\n'a': y\n")).toMatchObject({ kind: "invalid" });
+    // The library's equality: scalar keys by value, so the number 1 and the string "1" are two keys (the last is kept).
+    expect(readConfigFile("f.yaml", '1: x\n"1": y\n')).toEqual({ kind: "data", data: { "1": "y" } });
   });
 });
 

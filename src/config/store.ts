@@ -332,7 +332,16 @@ export function createConfigStore(opts: ConfigStoreOptions): ConfigStore {
           // Loaded on demand, with the YAML parser it needs (30–50 ms of startup otherwise).
           const { DirectoryConfigMapSource } = await import("./sources/directory.js");
           if (dirClosed) return;
-          source = new DirectoryConfigMapSource({ dir, names, sink: live, logger, pollMs, debounceMs: opts.debounceMs, fsWatch: opts.fsWatch });
+          source = new DirectoryConfigMapSource({
+            dir,
+            names,
+            sink: live,
+            logger,
+            pollMs,
+            debounceMs: opts.debounceMs,
+            fsWatch: opts.fsWatch,
+            onReadFailure: (reason) => metrics.dirReadFailed(reason),
+          });
           await source.start();
         },
         async close() {

@@ -5,7 +5,9 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { ConfigStore, ConfigStoreOptions } from "../../src/config/store.js";
 import { createConfigStore } from "../../src/config/store.js";
-import { readConfigDirectory } from "../../src/config/sources/directory.js";
+import { execFileSync } from "node:child_process";
+import { DirectoryConfigMapSource, ParsedFiles, readConfigDirectory } from "../../src/config/sources/directory.js";
+import { inlineParser } from "../../src/config/sources/file-parser.js";
 import { capturedLogger, closeAll, eventually, testStore, type LogLine, type TestStore } from "./store-harness.js";
 import { DEFAULT_FEATURES } from "../../src/config/features.js";
 import { within } from "../support/timing.js";
@@ -304,6 +306,69 @@ describe("configuration store, directory mode", () => {
       await volume.publish({ "kubernetes.podspec-affinity": "allowed" });
       await eventually(() => t.store.current().admission.features.podSpecAffinity === "Allowed", "the next swap to take effect", within(15_000));
     });
+  });
+
+  it("never reads a FIFO or a file over 1 MiB: each is warned about, the value in effect stays, and a good file afterwards takes effect", async () => {
+    const file = join(dir, "config-features.yaml");
+    await writeFile(file, "kubernetes.podspec-affinity: enabled\n");
+    const t = dirStore();
+    await t.store.start();
+    expect(t.store.current().admission.features.podSpecAffinity).toBe("Enabled");
+
+    await rm(file);
+    execFileSync("mkfifo", [file]);
+    await eventually(() => t.lines.find((l) => l.msg === `cannot use ${file} as config-features: cannot read ${file}: it is not a regular file (a FIFO, socket or device is never read); the configuration in effect for it stays`), "the FIFO warning");
+    expect(t.store.current().admission.features.podSpecAffinity).toBe("Enabled");
+
+    await rm(file);
+    await writeFile(file, `kubernetes.podspec-affinity: disabled\nfiller: "${"x".repeat(1024 * 1024)}"\n`);
+    await eventually(() => t.lines.find((l) => typeof l.msg === "string" && l.msg.startsWith(`cannot use ${file} as config-features: cannot read ${file}: it holds 1048625 bytes or more, over 1048576, a ConfigMap's limit`)), "the size warning");
+    expect(t.store.current().admission.features.podSpecAffinity).toBe("Enabled");
+    expect(await t.metric("duckbill_config_invalid_updates_total", { configmap: "config-features" })).toBe(2);
+
+    await replaceFile(file, "kubernetes.podspec-affinity: disabled\n");
+    await eventually(() => t.store.current().admission.features.podSpecAffinity === "Disabled", "the good file to take effect");
+  });
+
+  it("parses a file again only when its bytes changed", async () => {
+    await writeFile(join(dir, "config-features.yaml"), "kubernetes.podspec-affinity: enabled\n");
+    await writeFile(join(dir, "config-defaults.yaml"), 'revision-timeout-seconds: "120"\n');
+    const parsed: string[] = [];
+    const files = new ParsedFiles({ parse: (file, text) => (parsed.push(file), inlineParser.parse(file, text)), close: () => Promise.resolve() });
+    const names = ["config-features", "config-defaults"];
+    const first = await readConfigDirectory(dir, names, files);
+    expect(parsed).toHaveLength(2);
+    expect(await readConfigDirectory(dir, names, files)).toEqual(first);
+    expect(parsed).toHaveLength(2);
+    await writeFile(join(dir, "config-defaults.yaml"), 'revision-timeout-seconds: "121"\n');
+    await readConfigDirectory(dir, names, files);
+    expect(parsed).toEqual([join(dir, "config-features.yaml"), join(dir, "config-defaults.yaml"), join(dir, "config-defaults.yaml")]);
+  });
+
+  it("gives up a read of the directory that does not finish, counts it, and reads anew on the next change", async () => {
+    const file = join(dir, "config-features.yaml");
+    await writeFile(file, "kubernetes.podspec-affinity: enabled\n");
+    const { logger, lines } = capturedLogger();
+    let stuck = false;
+    const parser = { parse: (f: string, text: string) => (stuck ? new Promise<never>(() => undefined) : inlineParser.parse(f, text)), close: () => Promise.resolve() };
+    const seen: string[] = [];
+    const failures: string[] = [];
+    const sink = { observe: (_n: string, o: { data?: Record<string, string> }) => seen.push(o.data?.["kubernetes.podspec-affinity"] ?? ""), observeMissing: () => undefined, synced: () => undefined, alive: () => undefined, trouble: () => undefined };
+    const source = new DirectoryConfigMapSource({ dir, names: ["config-features"], sink, logger, pollMs: 60_000, debounceMs: 10, readTimeoutMs: 200, parser, onReadFailure: (r) => failures.push(r) });
+    await source.start();
+    try {
+      expect(seen).toEqual(["enabled"]);
+      stuck = true;
+      await writeFile(file, "kubernetes.podspec-affinity: disabled\n");
+      await eventually(() => failures.length === 1, "the read to be given up");
+      expect(failures).toEqual(["timeout"]);
+      expect(lines.find((l) => l.msg === "reading the configuration directory took longer than 200 ms and was given up; the values in effect stay, and the next read starts anew")).toBeDefined();
+      stuck = false;
+      await writeFile(file, "kubernetes.podspec-affinity: allowed\n");
+      await eventually(() => seen.at(-1) === "allowed", "the next read to report");
+    } finally {
+      await source.close();
+    }
   });
 
   it("refuses a directory that does not exist, at creation", () => {

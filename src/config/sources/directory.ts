@@ -1,6 +1,6 @@
 /**
- * The directory source (`--config-dir`): one entry per ConfigMap, reloaded on change. Supersedes the one-shot
- * loader in ../dir.ts (whose file parser it reuses). An entry is one of
+ * The directory source (`--config-dir`): one entry per ConfigMap, reloaded on change (../dir.ts reads a directory
+ * once, for `check`, and holds the file parser). An entry is one of
  * - `<name>.yaml` / `<name>.yml` / `<name>.json`: a ConfigMap manifest or a plain key/value map;
  * - `<name>/`: kubelet's mounted-volume layout, one file per key, published by swapping the `..data` symlink.
  * The directory itself may also be a kubelet volume (its entries are then symlinks through its own `..data`).
@@ -10,13 +10,19 @@
  * without key files or with `..data` mid-swap changes nothing, and a file that does not parse is rejected by the
  * store like any invalid ConfigMap; either way a warning names the file and the reason, once per content. A real
  * empty ConfigMap is written out (`data: {}`, a ConfigMap manifest without data, or `{}`).
+ * What an entry can do to the process is bounded: files are read as bounded-read.ts reads them (regular files only,
+ * opened non-blocking, at most a ConfigMap's 1 MiB), parsed on a worker thread (file-parser.ts) and only when their
+ * bytes changed since the last read, and a read of the whole directory that takes longer than READ_TIMEOUT_MS is
+ * given up (warned about and counted) so that later reloads do not queue behind it.
  */
 import { createHash } from "node:crypto";
 import { watch, type FSWatcher } from "node:fs";
-import { lstat, readdir, readFile, realpath, stat } from "node:fs/promises";
+import { lstat, readdir, realpath, stat } from "node:fs/promises";
 import { join } from "node:path";
 import type { Logger } from "pino";
-import { readConfigFile } from "../dir.js";
+import type { ConfigFileContent } from "../dir.js";
+import { MAX_CONFIG_BYTES, readRegularFile } from "./bounded-read.js";
+import { configFileParser, inlineParser, type ConfigFileParser } from "./file-parser.js";
 import type { ConfigMapSink, ObservedConfigMap } from "./sink.js";
 
 export interface DirectorySourceOptions {
@@ -30,7 +36,16 @@ export interface DirectorySourceOptions {
   readonly debounceMs?: number;
   /** fs.watch on (default true); off leaves only the poll. */
   readonly fsWatch?: boolean;
+  /** A read of the directory that takes longer is given up (default READ_TIMEOUT_MS). */
+  readonly readTimeoutMs?: number;
+  /** Parses configuration files (default: configFileParser(), on a worker thread). */
+  readonly parser?: ConfigFileParser;
+  /** Counts reads of the directory that failed or were given up. */
+  readonly onReadFailure?: (reason: "error" | "timeout") => void;
 }
+
+/** How long one read of the whole directory may take (a hung network filesystem) before later reads go ahead. */
+export const READ_TIMEOUT_MS = 10_000;
 
 const FILE_SUFFIXES = [".yaml", ".yml", ".json"] as const;
 
@@ -108,21 +123,26 @@ async function readMounted(dir: string): Promise<EntryRead> {
   }
   const data: Record<string, string> = Object.create(null) as Record<string, string>;
   let files = 0;
+  let left = MAX_CONFIG_BYTES;
   for (const key of await readdir(root)) {
     if (key.startsWith(".")) continue;
     const full = join(root, key);
-    if ((await stat(full)).isFile()) {
-      data[key] = await readFile(full, "utf8");
-      files++;
+    if (!(await stat(full)).isFile()) continue;
+    const read = await readRegularFile(full, left);
+    if (!read.ok) {
+      const reason = `cannot read ${join(dir, key)}: ${read.reason}`;
+      return { observed: invalid(reason), unusable: unusable(dir, reason, "") };
     }
+    data[key] = read.bytes.toString("utf8");
+    left -= read.bytes.length;
+    files++;
   }
   // kubelet writes one file per key: none at all is a volume not (or no longer) populated, not an empty ConfigMap.
   if (files === 0) return { unusable: unusable(dir, "the mounted ConfigMap directory has no key files", ""), firstRead: EMPTY_OBSERVED };
   return { observed: { version: digest(data), data } };
 }
 
-function readFileEntry(file: string, text: string): EntryRead {
-  const content = readConfigFile(file, text);
+function fileEntry(file: string, text: string, content: ConfigFileContent): EntryRead {
   switch (content.kind) {
     case "data":
       return { observed: { version: digest(content.data), data: content.data } };
@@ -134,15 +154,44 @@ function readFileEntry(file: string, text: string): EntryRead {
 }
 
 /**
- * Reads the watched ConfigMaps from `dir`: name → what its entry holds, for the names present. A file that does
- * not parse, or a ConfigMap given twice, is reported as invalid (the store then keeps the last good value); an
- * empty file or an unpopulated mounted directory is unusable (see EntryRead). Throws ENOENT when a file vanished
- * mid-read or the directory's own `..data` is being swapped (the caller retries).
+ * Parsed files by path: a file is parsed again only when its bytes changed (the poll reads every file every period,
+ * and a 1 MiB file costs most of a second of parsing).
  */
-export async function readConfigDirectory(dir: string, names: readonly string[]): Promise<Map<string, EntryRead>> {
+export class ParsedFiles {
+  private readonly byPath = new Map<string, { readonly bytes: Buffer; readonly content: ConfigFileContent }>();
+
+  constructor(private readonly parser: ConfigFileParser = inlineParser) {}
+
+  async read(file: string, bytes: Buffer): Promise<ConfigFileContent> {
+    const known = this.byPath.get(file);
+    if (known !== undefined && known.bytes.equals(bytes)) return known.content;
+    const content = await this.parser.parse(file, bytes.toString("utf8"));
+    this.byPath.set(file, { bytes, content });
+    return content;
+  }
+
+  /** Forgets the files not in `paths`. */
+  keepOnly(paths: ReadonlySet<string>): void {
+    for (const p of this.byPath.keys()) if (!paths.has(p)) this.byPath.delete(p);
+  }
+
+  close(): Promise<void> {
+    return this.parser.close();
+  }
+}
+
+/**
+ * Reads the watched ConfigMaps from `dir`: name → what its entry holds, for the names present. A file that does
+ * not parse, cannot be read (not a regular file, over 1 MiB), or a ConfigMap given twice, is reported as invalid
+ * (the store then keeps the last good value); an empty file or an unpopulated mounted directory is unusable (see
+ * EntryRead). Throws ENOENT when a file vanished mid-read or the directory's own `..data` is being swapped (the
+ * caller retries).
+ */
+export async function readConfigDirectory(dir: string, names: readonly string[], files: ParsedFiles = new ParsedFiles()): Promise<Map<string, EntryRead>> {
   const root = await contentRoot(dir);
   const entries = new Set(await readdir(root));
   const out = new Map<string, EntryRead>();
+  const seen = new Set<string>();
   for (const name of names) {
     const found = [name, ...FILE_SUFFIXES.map((s) => name + s)].filter((e) => entries.has(e));
     const [entry] = found;
@@ -157,8 +206,17 @@ export async function readConfigDirectory(dir: string, names: readonly string[])
       if (info.isDirectory()) out.set(name, await readMounted(full)); // a bare file named like the ConfigMap is not one of the layouts
       continue;
     }
-    out.set(name, readFileEntry(join(dir, entry), await readFile(full, "utf8")));
+    const file = join(dir, entry);
+    const read = await readRegularFile(full);
+    if (!read.ok) {
+      const reason = `cannot read ${file}: ${read.reason}`;
+      out.set(name, { observed: invalid(reason), unusable: unusable(file, reason, "") });
+      continue;
+    }
+    seen.add(file);
+    out.set(name, fileEntry(file, read.bytes.toString("utf8"), await files.read(file, read.bytes)));
   }
+  files.keepOnly(seen);
   return out;
 }
 
@@ -175,12 +233,17 @@ export class DirectoryConfigMapSource {
   private readonly reported = new Set<string>();
   /** ConfigMap → the unusable content last warned about, so a poll does not repeat the warning. */
   private readonly warned = new Map<string, string>();
+  private readonly files: ParsedFiles;
+  /** Counts reads started: a read given up after READ_TIMEOUT_MS reports nothing when it ends after all. */
+  private generation = 0;
 
-  constructor(private readonly opts: DirectorySourceOptions) {}
+  constructor(private readonly opts: DirectorySourceOptions) {
+    this.files = new ParsedFiles(opts.parser ?? configFileParser());
+  }
 
   /** Reads the directory once (throwing if that fails), then watches and polls it. */
   async start(): Promise<void> {
-    const view = await readConfigDirectory(this.opts.dir, this.opts.names);
+    const view = await readConfigDirectory(this.opts.dir, this.opts.names, this.files);
     this.report(view);
     await this.rearm();
     this.pollTimer = setInterval(() => this.reload(), this.opts.pollMs);
@@ -194,6 +257,7 @@ export class DirectoryConfigMapSource {
     for (const w of this.watchers.values()) w.close();
     this.watchers.clear();
     await this.reading;
+    await this.files.close();
   }
 
   private report(view: ReadonlyMap<string, EntryRead>): void {
@@ -242,7 +306,22 @@ export class DirectoryConfigMapSource {
       this.readAgain = true;
       return;
     }
-    this.reading = this.readOnce().finally(() => {
+    const generation = ++this.generation;
+    const timeoutMs = this.opts.readTimeoutMs ?? READ_TIMEOUT_MS;
+    let timer: NodeJS.Timeout | undefined;
+    const givenUp = new Promise<void>((resolve) => {
+      timer = setTimeout(() => {
+        if (generation === this.generation && !this.closed) {
+          this.generation++; // what the stuck read finds, if it ever ends, is not reported
+          this.opts.onReadFailure?.("timeout");
+          this.opts.logger.warn({ dir: this.opts.dir, timeoutMs }, `reading the configuration directory took longer than ${timeoutMs} ms and was given up; the values in effect stay, and the next read starts anew`);
+        }
+        resolve();
+      }, timeoutMs);
+      timer.unref();
+    });
+    this.reading = Promise.race([this.readOnce(generation), givenUp]).finally(() => {
+      clearTimeout(timer);
       this.reading = undefined;
       if (this.readAgain) {
         this.readAgain = false;
@@ -251,20 +330,21 @@ export class DirectoryConfigMapSource {
     });
   }
 
-  private async readOnce(): Promise<void> {
+  private async readOnce(generation: number): Promise<void> {
     const { dir, names, logger } = this.opts;
     try {
-      const view = await readConfigDirectory(dir, names);
-      if (this.closed) return;
+      const view = await readConfigDirectory(dir, names, this.files);
+      if (this.closed || generation !== this.generation) return;
       this.transientFailures = 0;
       this.lastProblem = "";
       this.report(view);
     } catch (err) {
-      if (this.closed) return;
+      if (this.closed || generation !== this.generation) return;
       if (isNotFound(err) && ++this.transientFailures <= TRANSIENT_RETRIES) {
         this.changed(); // a file vanished mid-swap: read again shortly
         return;
       }
+      this.opts.onReadFailure?.("error");
       const problem = (err as Error).message;
       if (problem !== this.lastProblem) logger.warn({ dir, err: problem }, "cannot read the configuration directory; the values in effect stay");
       this.lastProblem = problem;

@@ -10,6 +10,7 @@ export class ConfigMetrics {
   private readonly invalid: Counter<"configmap">;
   private readonly applied: Counter<"configmap">;
   private readonly restarts: Counter<"reason">;
+  private readonly readFailures: Counter<"reason">;
   private readonly lastSync: Gauge;
 
   /** `confirmedAt` gives, per ConfigMap, when the source last proved the value in effect is current (ms epoch). */
@@ -47,6 +48,12 @@ export class ConfigMetrics {
       labelNames: ["reason"],
       registers: [registry],
     });
+    this.readFailures = new Counter({
+      name: "duckbill_config_dir_read_failures_total",
+      help: "Reads of --config-dir that failed, by reason: error (the directory could not be read) or timeout (given up after 10 s; the next read starts anew).",
+      labelNames: ["reason"],
+      registers: [registry],
+    });
   }
 
   synced(atMs: number): void {
@@ -63,5 +70,9 @@ export class ConfigMetrics {
 
   watchRestarted(reason: WatchRestartReason): void {
     this.restarts.inc({ reason });
+  }
+
+  dirReadFailed(reason: "error" | "timeout"): void {
+    this.readFailures.inc({ reason });
   }
 }
