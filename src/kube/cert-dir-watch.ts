@@ -19,10 +19,11 @@
  */
 import { createHash } from "node:crypto";
 import { watch, type FSWatcher } from "node:fs";
-import { readFile, stat } from "node:fs/promises";
+import { stat } from "node:fs/promises";
 import { join } from "node:path";
 import type { Logger } from "pino";
-import { loadTlsMaterial } from "./tls-files.js";
+import { readRegularFile } from "../config/sources/bounded-read.js";
+import { loadTlsMaterial, MAX_CERT_FILE_BYTES } from "./tls-files.js";
 import { TLS_FILE_NAMES, WEBHOOK_SECRET_KEYS, type TlsMaterial } from "./tls-material.js";
 
 /** How often the files are compared when no fs.watch event came (a replaced certificate is served within this plus the debounce). */
@@ -49,8 +50,9 @@ const FILE_NAMES = [...new Set([...Object.values(TLS_FILE_NAMES), ...Object.valu
 async function contentDigest(dir: string): Promise<string> {
   const h = createHash("sha256");
   for (const name of FILE_NAMES) {
-    const text = await readFile(join(dir, name)).catch((err: NodeJS.ErrnoException) => `\0${err.code ?? "error"}`);
-    h.update(name).update("\0").update(text).update("\0");
+    // Bounded and non-blocking (a FIFO named like a certificate would otherwise hold every later poll).
+    const read = await readRegularFile(join(dir, name), MAX_CERT_FILE_BYTES).catch((err: NodeJS.ErrnoException) => ({ ok: false as const, reason: `\0${err.code ?? "error"}` }));
+    h.update(name).update("\0").update(read.ok ? read.bytes : `\0${read.reason}`).update("\0");
   }
   return h.digest("hex");
 }

@@ -1,9 +1,13 @@
 // The cert dir: write generated TLS material to a directory, and load it back (or a mounted `webhook-certs`
 // Secret) with checks that fail at startup instead of at the first TLS handshake.
 import { randomBytes, type X509Certificate } from "node:crypto";
-import { mkdir, open, readFile, readdir, rename, rm } from "node:fs/promises";
+import { mkdir, open, readdir, rename, rm } from "node:fs/promises";
 import { join } from "node:path";
+import { readRegularFile, type BoundedRead } from "../config/sources/bounded-read.js";
 import { certificateTimes, parseCertificates, parsePrivateKey } from "./certificate-parse.js";
+
+/** A certificate, key or CA bundle file is read up to this size (a bundle of hundreds of certificates fits). */
+export const MAX_CERT_FILE_BYTES = 1024 * 1024;
 import { TLS_FILE_NAMES, WEBHOOK_SECRET_KEYS, type FileNames, type LoadOptions, type TlsMaterial } from "./tls-material.js";
 
 // ---------------------------------------------------------------------------------------------------------
@@ -109,12 +113,14 @@ async function detectFileNames(dir: string, fail: (what: string) => never): Prom
 
 /** The file's text, or undefined when it does not exist. */
 async function readCertFile(dir: string, name: string, fail: (what: string) => never): Promise<string | undefined> {
+  let read: BoundedRead;
   try {
-    return await readFile(join(dir, name), "utf8");
+    read = await readRegularFile(join(dir, name), MAX_CERT_FILE_BYTES);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === "ENOENT") return undefined;
     return fail(`${name} must be readable: ${errorMessage(err)}`);
   }
+  return read.ok ? read.bytes.toString("utf8") : fail(`${name} must be readable: ${read.reason}`);
 }
 
 

@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { X509Certificate, createPrivateKey } from "node:crypto";
 import { chmod, mkdir, mkdtemp, readFile, readdir, rm, stat, symlink, writeFile } from "node:fs/promises";
 import { createServer, get } from "node:https";
@@ -369,6 +370,14 @@ describe("loadTlsMaterial", () => {
   ])("rejects $name", async ({ files, now, message }) => {
     const dir = await freshDir(files());
     await expect(loadTlsMaterial(dir, { now: now ?? NOW })).rejects.toThrow(`cert dir "${dir}": ${message}`);
+  });
+
+  it("rejects a FIFO or a file over 1 MiB in place of a certificate, without blocking on it or reading it whole", async () => {
+    const dir = await freshDir({ "tls.key": material.key });
+    execFileSync("mkfifo", [join(dir, "tls.crt")]);
+    await expect(loadTlsMaterial(dir, { now: NOW })).rejects.toThrow(`cert dir "${dir}": tls.crt must be readable: it is not a regular file (a FIFO, socket or device is never read)`);
+    const big = await freshDir({ "tls.crt": material.cert + "#".repeat(1024 * 1024), "tls.key": material.key });
+    await expect(loadTlsMaterial(big, { now: NOW })).rejects.toThrow(/tls\.crt must be readable: it holds \d+ bytes or more, over 1048576/);
   });
 
   it("rejects a directory that does not exist", async () => {
