@@ -12,6 +12,7 @@ import { Drainer } from "./drain.js";
 import type { WebhookApp } from "./fastify-app.js";
 import type { WebhookMetrics } from "./metrics.js";
 import { rotatedContextOptions, serverTlsOptions, type TlsOptions } from "./tls-policy.js";
+import { answerPlainHttp } from "./plain-http.js";
 
 export type { TlsOptions } from "./tls-policy.js";
 
@@ -124,6 +125,7 @@ export function createWebhookServer(opts: WebhookServerOptions): WebhookServer {
   // 'listening', so setting it here works for the HTTPS and the HTTP/2 (allowHTTP1) server alike.
   const shortest = Math.min(...[requestTimeout, headersTimeout].filter((t) => t > 0));
   s.connectionsCheckingInterval = Math.max(50, Math.min(1000, Math.floor(shortest / 10)));
+  server.on("tlsClientError", answerPlainHttp);
   if (connectionTable !== undefined) {
     // Before TLS starts on the socket: a refused connection costs no handshake.
     server.prependListener("connection", (socket: Socket) => {

@@ -1,4 +1,5 @@
 import { connect as http2Connect } from "node:http2";
+import { connect as netConnect } from "node:net";
 import { connect as tlsConnect } from "node:tls";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { serviceReview, startTestWebhook, type TestWebhook } from "../support/webhook.js";
@@ -31,6 +32,44 @@ function post(path: string, body: string, extra = ""): string {
 }
 
 const count = (text: string, s: string): number => text.split(s).length - 1;
+
+/** What the server writes back to plain (not TLS) bytes, until it closes the connection. */
+function plainExchange(port: number, bytes: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = netConnect(port, "127.0.0.1", () => socket.write(bytes));
+    let text = "";
+    socket.on("data", (d: Buffer) => (text += d.toString("latin1")));
+    socket.on("close", () => resolve(text));
+    socket.on("error", reject);
+  });
+}
+
+const GO_PLAIN_HTTP_ANSWER = "HTTP/1.0 400 Bad Request\r\n\r\nClient sent an HTTP request to an HTTPS server.\n";
+
+for (const http2 of [false, true]) {
+  describe(`plain HTTP on the HTTPS port${http2 ? " (--http2)" : ""}`, () => {
+    let wh: TestWebhook;
+    beforeAll(async () => {
+      wh = await startTestWebhook(http2 ? { http2: "true" } : {});
+    });
+    afterAll(async () => wh.stop());
+
+    it.each([
+      ["GET /", "GET / HTTP/1.1\r\nHost: x\r\n\r\n"],
+      ["POST /defaulting", post("/defaulting", "{}")],
+      ["HEAD /", "HEAD / HTTP/1.1\r\n\r\n"],
+      ["PUT /", "PUT / HTTP/1.1\r\n\r\n"],
+    ])("answers %s as Go's server does: 400, Client sent an HTTP request to an HTTPS server.", async (_what, bytes) => {
+      expect(await plainExchange(wh.port, bytes)).toBe(GO_PLAIN_HTTP_ANSWER);
+    });
+
+    it("closes on other bytes that are not TLS without an answer, and keeps serving", async () => {
+      expect(await plainExchange(wh.port, "\x00\x01garbage\r\n\r\n")).toBe("");
+      const r = await rawExchange(wh, (send) => send(post("/defaulting", JSON.stringify(serviceReview({ uid: "after" })))), (t) => t.includes('"uid":"after"'));
+      expect(r.text).toMatch(http2 ? /HTTP\/1.1 200 OK/ : /^HTTP\/1.1 200 OK/);
+    });
+  });
+}
 
 describe("admission transport (HTTP/1.1)", () => {
   let wh: TestWebhook;
