@@ -4,23 +4,42 @@
  * `kubectl` package); KUBECTL names another binary, e.g. the e2e harness's (test/e2e/build-cluster.sh).
  */
 import { execFileSync } from "node:child_process";
-import { join } from "node:path";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, relative } from "node:path";
 import { parseAllDocuments } from "yaml";
 
 export type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- manifests are read as loose JSON
 
 export const MANIFESTS = join(import.meta.dirname, "..", "..", "manifests");
 
-/** The objects `kubectl apply -k manifests/<dir>` applies, in the order it applies them. */
-export function render(dir: string): Obj[] {
+/**
+ * The objects `kubectl apply -k manifests/<dir>` applies, in the order it applies them; with `components`
+ * (manifests/components/<name>), those of a user's kustomization that adds them to the install, as docs/install.md
+ * shows.
+ */
+export function render(dir: string, components: readonly string[] = []): Obj[] {
+  if (components.length === 0) return renderAt(join(MANIFESTS, dir), `manifests/${dir}`);
+  const user = mkdtempSync(join(tmpdir(), "duckbill-kustomization-"));
+  try {
+    // kustomize refuses absolute paths: the user's kustomization names the install and components relatively.
+    const lines = ["resources:", `  - ${relative(user, join(MANIFESTS, dir))}`, "components:", ...components.map((c) => `  - ${relative(user, join(MANIFESTS, "components", c))}`)];
+    writeFileSync(join(user, "kustomization.yaml"), lines.join("\n") + "\n");
+    return renderAt(user, `manifests/${dir} with ${components.join(", ")}`);
+  } finally {
+    rmSync(user, { recursive: true, force: true });
+  }
+}
+
+function renderAt(path: string, what: string): Obj[] {
   const kubectl = process.env.KUBECTL ?? "kubectl";
   let text: string;
   try {
-    text = execFileSync(kubectl, ["kustomize", join(MANIFESTS, dir)], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+    text = execFileSync(kubectl, ["kustomize", path], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
   } catch (err) {
     const e = err as { code?: string; stderr?: string };
     if (e.code === "ENOENT") throw new Error(`${kubectl} not found: the overlay tests render manifests/ with \`kubectl kustomize\` (install Debian's kubectl, or set KUBECTL)`);
-    throw new Error(`kubectl kustomize manifests/${dir} failed: ${e.stderr ?? String(err)}`);
+    throw new Error(`kubectl kustomize ${what} failed: ${e.stderr ?? String(err)}`);
   }
   return parseAllDocuments(text).map((d) => d.toJSON() as Obj).filter((o) => o !== null);
 }

@@ -63,13 +63,15 @@ describe("the shape checker", () => {
 });
 
 describe("manifests/", () => {
-  it("holds the objects of a complete install", () => {
+  it("holds the objects of a complete install and of its opt-in components", () => {
     const kinds = OBJECTS.map((o) => `${o.obj.kind}/${o.obj.metadata.name}`).sort();
     expect(kinds).toEqual(
       [
         "ClusterRole/duckbill-webhook",
+        "ClusterRole/duckbill-webhook-impact-warnings",
         "ClusterRole/duckbill-webhook-podspec-dryrun",
         "ClusterRoleBinding/duckbill-webhook",
+        "ClusterRoleBinding/duckbill-webhook-impact-warnings",
         "ClusterRoleBinding/duckbill-webhook-podspec-dryrun",
         "Deployment/webhook",
         "HorizontalPodAutoscaler/webhook",

@@ -1,14 +1,17 @@
 /**
- * The RBAC of manifests/base/rbac/200-rbac.yaml against what the code does: the webhook-configuration reconciler
- * (with leader election), the PodSpec dry run and the config store run against the in-process API server, and every
- * request they send must be allowed to the webhook's ServiceAccount; conversely every verb granted must be used
- * by some request (least privilege). The certificate controller's requests are listed by hand from
- * src/kube/cert-controller.ts and secret-watch.ts. The impact-warnings watch (only run with --impact-warnings)
- * runs here too, so its list/watch grant counts as used. The authorization checks the OwnerReferencesPermission-
- * Enforcement admission plugin makes of the reconciler's updates count as requests too (ownerReferenceChecks).
+ * The RBAC of each install (manifests/replace-knative, manifests/standalone, each with and without the opt-in
+ * components) against what the code does in that install's configuration: the webhook-configuration reconciler
+ * (with leader election), the PodSpec dry run, the config store and the release watch run against the in-process
+ * API server, and every request they send must be allowed to the webhook's ServiceAccount; conversely every verb
+ * granted must be used by some request (least privilege). The certificate controller's requests are listed by hand
+ * from src/kube/cert-controller.ts and secret-watch.ts. The impact-warnings watch runs only where the install turns
+ * --impact-warnings on (manifests/components/impact-warnings). The authorization checks the
+ * OwnerReferencesPermissionEnforcement admission plugin makes of the reconciler's updates count as requests too
+ * (ownerReferenceChecks).
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { render } from "./kustomize.js";
 import { isDeepStrictEqual } from "node:util";
 import { pino } from "pino";
 import { Registry } from "prom-client";
@@ -77,8 +80,8 @@ interface GrantedRule {
   readonly rule: Obj;
 }
 
-function loadRbac(): GrantedRule[] {
-  const docs = parseAllDocuments(readFileSync(join(MANIFESTS, "base", "rbac", "200-rbac.yaml"), "utf8")).map((d) => d.toJSON() as Obj);
+/** The rules an install grants the webhook's ServiceAccount. */
+function loadRbac(docs: readonly Obj[]): GrantedRule[] {
   const roles = new Map(docs.filter((d) => d.kind === "Role" || d.kind === "ClusterRole").map((d) => [`${d.kind}/${d.metadata.namespace ?? ""}/${d.metadata.name}`, d]));
   const out: GrantedRule[] = [];
   for (const b of docs.filter((d) => d.kind === "RoleBinding" || d.kind === "ClusterRoleBinding")) {
@@ -157,9 +160,38 @@ describe("OwnerReferencesPermissionEnforcement's checks", () => {
   });
 });
 
-describe("RBAC (manifests/base/rbac/200-rbac.yaml)", () => {
-  const granted = loadRbac();
+/** What no install may do. */
+const DENIED = [
+  { what: "reading another Secret", a: { verb: "get", group: "", resource: "secrets", namespace: NS, name: "other" } },
+  { what: "listing every Secret", a: { verb: "list", group: "", resource: "secrets", namespace: NS, name: "" } },
+  { what: "creating a webhook configuration", a: { verb: "create", group: "admissionregistration.k8s.io", resource: "validatingwebhookconfigurations", namespace: "", name: "" } },
+  { what: "updating someone else's webhook configuration", a: { verb: "update", group: "admissionregistration.k8s.io", resource: "mutatingwebhookconfigurations", namespace: "", name: "istio-sidecar-injector" } },
+  { what: "reading another CRD", a: { verb: "get", group: "apiextensions.k8s.io", resource: "customresourcedefinitions", namespace: "", name: "certificates.networking.internal.knative.dev" } },
+  { what: "listing every CRD", a: { verb: "list", group: "apiextensions.k8s.io", resource: "customresourcedefinitions", namespace: "", name: "" } },
+  { what: "deleting someone else's webhook configuration", a: { verb: "delete", group: "admissionregistration.k8s.io", resource: "validatingwebhookconfigurations", namespace: "", name: "istio-validator" } },
+  { what: "blocking the deletion of another namespace", a: { verb: "update", group: "", resource: "namespaces/finalizers", namespace: "", name: "default" } },
+  { what: "deleting its own namespace", a: { verb: "delete", group: "", resource: "namespaces", namespace: "", name: NS } },
+  { what: "deleting pods", a: { verb: "delete", group: "", resource: "pods", namespace: "team-a", name: "p" } },
+  { what: "reading ConfigMaps elsewhere", a: { verb: "list", group: "", resource: "configmaps", namespace: "team-a", name: "" } },
+  { what: "renewing a foreign Lease", a: { verb: "update", group: "coordination.k8s.io", resource: "leases", namespace: NS, name: "controller.knative.dev.serving.pkg.reconciler.route.reconciler.00-of-01" } },
+];
+
+/** Each install, and whether it runs with --impact-warnings. */
+const INSTALLS = [
+  { name: "replace-knative", components: [] },
+  { name: "standalone", components: [] },
+  { name: "replace-knative", components: ["impact-warnings"] },
+  { name: "standalone", components: ["impact-warnings"] },
+].map((i) => {
+  const docs = render(i.name, i.components);
+  const env = (docs.find((d) => d.kind === "Deployment")?.spec.template.spec.containers[0].env ?? []) as Obj[];
+  return { ...i, label: [i.name, ...i.components].join(" + "), docs, impactWarnings: env.some((e) => e.name === "DUCKBILL_IMPACT_WARNINGS" && e.value === "true") };
+});
+
+describe("RBAC of each install", () => {
   let recorded: Attributes[] = [];
+  /** What only --impact-warnings sends. */
+  let impactRecorded: Attributes[] = [];
   const ownerChecks: Attributes[] = [];
 
   beforeAll(async () => {
@@ -199,10 +231,13 @@ describe("RBAC (manifests/base/rbac/200-rbac.yaml)", () => {
       await store.close();
 
       // The impact-warnings usage index (--impact-warnings): Services and Configurations in every namespace.
+      const beforeUsage = fake.requests.length;
       const usage = new GatedUsageWatch({ kubeConfig: fake.kubeConfig(), logger });
       usage.start();
       await eventually(() => fake.count({ plural: "services", watch: true }) >= 1 && fake.count({ plural: "configurations", watch: true }) >= 1, "the usage watches");
       await usage.close();
+      impactRecorded = fake.requests.slice(beforeUsage).map(attributesOf).filter((a): a is Attributes => a !== undefined);
+      const usageRequests = new Set(fake.requests.slice(beforeUsage));
 
       // --knative-version auto: the release from the Service CRD's label, then followed.
       fake.create(CRDS, { metadata: { name: "services.serving.knative.dev", labels: { "app.kubernetes.io/version": "1.24.0" } } });
@@ -214,67 +249,73 @@ describe("RBAC (manifests/base/rbac/200-rbac.yaml)", () => {
       await releaseWatch.close();
       releaseApi.close();
 
-      recorded = fake.requests.map(attributesOf).filter((a): a is Attributes => a !== undefined);
+      recorded = fake.requests.filter((r) => !usageRequests.has(r)).map(attributesOf).filter((a): a is Attributes => a !== undefined);
     } finally {
       await fake.close();
     }
   });
-  it("binds the ServiceAccount the Deployment runs as", () => {
-    const deployment = parseAllDocuments(readFileSync(join(MANIFESTS, "base", "webhook", "500-deployment.yaml"), "utf8"))[0]?.toJSON() as Obj;
-    expect(deployment.spec.template.spec.serviceAccountName).toBe(SA.name);
-    expect(granted.length).toBeGreaterThan(0);
+  it("the impact-warnings component turns --impact-warnings on, and only it", () => {
+    expect(INSTALLS.map((i) => [i.label, i.impactWarnings])).toEqual([
+      ["replace-knative", false],
+      ["standalone", false],
+      ["replace-knative + impact-warnings", true],
+      ["standalone + impact-warnings", true],
+    ]);
   });
 
-  it("allows every request the code sends", () => {
-    const denied = [...recorded, ...CERT_CONTROLLER, ...ownerChecks].filter((a) => !granted.some((g) => ruleAllows(g, a)));
-    expect(denied).toEqual([]);
-    // What ran really covered each component.
-    const seen = new Set(recorded.map((a) => `${a.verb} ${a.resource}`));
-    for (const want of ["get secrets", "watch secrets", "get mutatingwebhookconfigurations", "update validatingwebhookconfigurations", "watch validatingwebhookconfigurations", "get namespaces", "create pods", "list configmaps", "watch configmaps", "create leases", "update leases", "list services", "watch services", "list configurations", "watch configurations", "get customresourcedefinitions", "list customresourcedefinitions", "watch customresourcedefinitions"]) {
-      expect(seen).toContain(want);
-    }
-    // The reconciler made the Namespace the owner of all three configurations, which the plugin checks.
-    expect(ownerChecks.map((a) => `${a.verb} ${a.resource} ${a.name}`).sort()).toEqual(
-      [
-        "delete mutatingwebhookconfigurations webhook.serving.knative.dev",
-        "delete validatingwebhookconfigurations config.webhook.serving.knative.dev",
-        "delete validatingwebhookconfigurations validation.webhook.serving.knative.dev",
-        `update namespaces/finalizers ${NS}`,
-        `update namespaces/finalizers ${NS}`,
-        `update namespaces/finalizers ${NS}`,
-      ].sort(),
-    );
-  });
+  describe.each(INSTALLS)("$label", ({ docs, impactWarnings }) => {
+    const granted = loadRbac(docs);
+    const uses = (): Attributes[] => [...recorded, ...(impactWarnings ? impactRecorded : []), ...CERT_CONTROLLER, ...ownerChecks];
 
-  it("grants no verb that nothing uses", () => {
-    const uses = [...recorded, ...CERT_CONTROLLER, ...ownerChecks];
-    const unused: string[] = [];
-    for (const g of granted) {
-      for (const verb of g.rule.verbs as string[]) {
-        if (!uses.some((a) => a.verb === verb && ruleAllows(g, a))) unused.push(`${g.where}: ${verb} ${(g.rule.resources as string[]).join(",")}`);
+    it("binds the ServiceAccount the Deployment runs as", () => {
+      const deployment = docs.find((d) => d.kind === "Deployment");
+      expect(deployment?.spec.template.spec.serviceAccountName).toBe(SA.name);
+      expect(granted.length).toBeGreaterThan(0);
+    });
+
+    it("allows every request the code sends in this install's configuration", () => {
+      const denied = uses().filter((a) => !granted.some((g) => ruleAllows(g, a)));
+      expect(denied).toEqual([]);
+      // What ran really covered each component.
+      const seen = new Set(uses().map((a) => `${a.verb} ${a.resource}`));
+      for (const want of ["get secrets", "watch secrets", "get mutatingwebhookconfigurations", "update validatingwebhookconfigurations", "watch validatingwebhookconfigurations", "get namespaces", "create pods", "list configmaps", "watch configmaps", "create leases", "update leases", "get customresourcedefinitions", "list customresourcedefinitions", "watch customresourcedefinitions"]) {
+        expect(seen).toContain(want);
       }
-      for (const name of (g.rule.resourceNames as string[] | undefined) ?? []) {
-        // Lease names of the certificate controller come from the hand list; the others must have been used.
-        if (!uses.some((a) => a.name === name && ruleAllows(g, a))) unused.push(`${g.where}: resourceName ${name}`);
-      }
-    }
-    expect(unused).toEqual([]);
-  });
+      for (const want of ["list services", "watch services", "list configurations", "watch configurations"]) expect(seen.has(want)).toBe(impactWarnings);
+      // The reconciler made the Namespace the owner of all three configurations, which the plugin checks.
+      expect(ownerChecks.map((a) => `${a.verb} ${a.resource} ${a.name}`).sort()).toEqual(
+        [
+          "delete mutatingwebhookconfigurations webhook.serving.knative.dev",
+          "delete validatingwebhookconfigurations config.webhook.serving.knative.dev",
+          "delete validatingwebhookconfigurations validation.webhook.serving.knative.dev",
+          `update namespaces/finalizers ${NS}`,
+          `update namespaces/finalizers ${NS}`,
+          `update namespaces/finalizers ${NS}`,
+        ].sort(),
+      );
+    });
 
-  it.each([
-    { what: "reading another Secret", a: { verb: "get", group: "", resource: "secrets", namespace: NS, name: "other" } },
-    { what: "listing every Secret", a: { verb: "list", group: "", resource: "secrets", namespace: NS, name: "" } },
-    { what: "creating a webhook configuration", a: { verb: "create", group: "admissionregistration.k8s.io", resource: "validatingwebhookconfigurations", namespace: "", name: "" } },
-    { what: "updating someone else's webhook configuration", a: { verb: "update", group: "admissionregistration.k8s.io", resource: "mutatingwebhookconfigurations", namespace: "", name: "istio-sidecar-injector" } },
-    { what: "reading another CRD", a: { verb: "get", group: "apiextensions.k8s.io", resource: "customresourcedefinitions", namespace: "", name: "certificates.networking.internal.knative.dev" } },
-    { what: "listing every CRD", a: { verb: "list", group: "apiextensions.k8s.io", resource: "customresourcedefinitions", namespace: "", name: "" } },
-    { what: "deleting someone else's webhook configuration", a: { verb: "delete", group: "admissionregistration.k8s.io", resource: "validatingwebhookconfigurations", namespace: "", name: "istio-validator" } },
-    { what: "blocking the deletion of another namespace", a: { verb: "update", group: "", resource: "namespaces/finalizers", namespace: "", name: "default" } },
-    { what: "deleting its own namespace", a: { verb: "delete", group: "", resource: "namespaces", namespace: "", name: NS } },
-    { what: "deleting pods", a: { verb: "delete", group: "", resource: "pods", namespace: "team-a", name: "p" } },
-    { what: "reading ConfigMaps elsewhere", a: { verb: "list", group: "", resource: "configmaps", namespace: "team-a", name: "" } },
-    { what: "renewing a foreign Lease", a: { verb: "update", group: "coordination.k8s.io", resource: "leases", namespace: NS, name: "controller.knative.dev.serving.pkg.reconciler.route.reconciler.00-of-01" } },
-  ])("denies $what", ({ a }) => {
-    expect(granted.some((g) => ruleAllows(g, a))).toBe(false);
+    it("grants no verb that nothing uses in this install's configuration", () => {
+      const unused: string[] = [];
+      for (const g of granted) {
+        for (const verb of g.rule.verbs as string[]) {
+          if (!uses().some((a) => a.verb === verb && ruleAllows(g, a))) unused.push(`${g.where}: ${verb} ${(g.rule.resources as string[]).join(",")}`);
+        }
+        for (const name of (g.rule.resourceNames as string[] | undefined) ?? []) {
+          // Lease names of the certificate controller come from the hand list; the others must have been used.
+          if (!uses().some((a) => a.name === name && ruleAllows(g, a))) unused.push(`${g.where}: resourceName ${name}`);
+        }
+      }
+      expect(unused).toEqual([]);
+    });
+
+    it.each(DENIED)("denies $what", ({ a }) => {
+      expect(granted.some((g) => ruleAllows(g, a))).toBe(false);
+    });
+
+    it(`${impactWarnings ? "allows" : "denies"} listing and watching Services and Configurations in every namespace, which only --impact-warnings needs`, () => {
+      expect(impactRecorded.length).toBeGreaterThan(0);
+      for (const a of impactRecorded) expect(granted.some((g) => ruleAllows(g, a))).toBe(impactWarnings);
+    });
   });
 });
