@@ -14,7 +14,7 @@ import type { LiveRef } from "./features-cluster.js";
 import { defaultDeps } from "./deps.js";
 import { renderHelp } from "./help.js";
 import { clusterCall, exitOnError, loadConfig, parseOrUsage, PROCESS_IO, UsageError, type CliIO } from "./io.js";
-import { expandAllManifestPaths, expandManifestPaths, readAllManifests, readManifests, type ManifestDocument } from "./manifests.js";
+import { expandManifestPaths, readManifestPaths, readManifests, type ManifestDocument } from "./manifests.js";
 import { parseArgsOptions, settingOf } from "./options.js";
 import type { StructuralSchema } from "./strict-decoding.js";
 import { CHECK_HELP } from "./usage.js";
@@ -140,9 +140,7 @@ export async function runCheck(argv: string[], io: CliIO = PROCESS_IO, deps?: Ad
     const { config, schemas, cluster } = await judgeAs(args, admissionDeps, io);
     const opts: CheckOptions = { deps: admissionDeps, config, namespace: args.namespace, user: args.user, ...(schemas === undefined ? {} : { schemas }) };
     // A path that does not exist is reported like a file that cannot be read; the other paths are still checked.
-    const expanded = await expandAllManifestPaths(args.files, args.recursive);
-    const { docs, errors } = await readAllManifests(expanded.sources, io.readStdin);
-    const unreadable = [...expanded.errors, ...errors];
+    const { docs, unreadable } = await readManifestPaths(args.files, args.recursive, io.readStdin, "check");
     // --old must be read in full: a live object missing would turn an update into a create. Without --old,
     // --kubeconfig reads the live objects of the manifests: an object that exists is checked as an update of it.
     const oldDocs = args.old.length > 0 ? await readManifests(await expandManifestPaths(args.old, args.recursive), io.readStdin) : cluster === undefined ? [] : await liveObjects(cluster, liveRefsOf(docs, opts), io);

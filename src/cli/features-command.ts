@@ -20,7 +20,7 @@ import { renderHelp, wantsHelp } from "./help.js";
 import { clusterCall, exitOnError, loadConfig, parseOrUsage, PROCESS_IO, UsageError, type CliIO } from "./io.js";
 import { deniedBy } from "./kubectl-apply.js";
 import { controlledByService, liveName, nextApplyOf } from "./live-objects.js";
-import { expandManifestPaths, readManifests, type ManifestDocument } from "./manifests.js";
+import { readManifestPaths, type ManifestDocument, type ManifestError } from "./manifests.js";
 import { parseArgsOptions } from "./options.js";
 import { closest } from "./suggest.js";
 import { FEATURES_HELP, IMPACT_HELP } from "./usage.js";
@@ -186,7 +186,7 @@ function whereInFile(r: CheckResult): string {
   return `${r.source}:${r.line} ${r.ref ?? `${r.kind} ${r.name}`}`;
 }
 
-function formatImpact(gate: FeatureGate, state: Flag, entries: readonly ImpactEntry[], checked: number): string {
+function formatImpact(gate: FeatureGate, state: Flag, entries: readonly ImpactEntry[], checked: number, unreadable: number): string {
   const denied = entries.filter((e) => isAllowed(e.before) && e.after.outcome === "denied");
   const stillDenied = entries.filter((e) => e.before.outcome === "denied");
   const warned = entries.filter((e) => isAllowed(e.after) && e.newWarnings.length > 0);
@@ -211,10 +211,11 @@ function formatImpact(gate: FeatureGate, state: Flag, entries: readonly ImpactEn
     for (const e of warned) for (const w of e.newWarnings) out += `  ${e.where}: Warning: ${w}\n`;
   }
   if (stillDenied.length > 0) out += `\n${stillDenied.length} object(s) are denied already with the current configuration (run "duckbill check").\n`;
+  if (unreadable > 0) out += `\n${unreadable} manifest(s) could not be read (on stderr): their objects are not among those checked.\n`;
   return out;
 }
 
-function impactJson(gate: FeatureGate, state: Flag, entries: readonly ImpactEntry[]): string {
+function impactJson(gate: FeatureGate, state: Flag, entries: readonly ImpactEntry[], unreadable: readonly ManifestError[]): string {
   const objects = entries.map((e) => ({
     source: e.before.source,
     line: e.before.line,
@@ -229,7 +230,8 @@ function impactJson(gate: FeatureGate, state: Flag, entries: readonly ImpactEntr
     newWarnings: e.newWarnings,
   }));
   const denied = entries.filter((e) => isAllowed(e.before) && e.after.outcome === "denied").length;
-  return JSON.stringify({ flag: gate.key, state, denied, objects }, null, 2) + "\n";
+  const errors = unreadable.map((e) => ({ source: e.source, line: e.line, column: e.column, message: e.reason }));
+  return JSON.stringify({ flag: gate.key, state, denied, objects, errors }, null, 2) + "\n";
 }
 
 async function runImpact(argv: string[], io: CliIO, deps: AdmissionDeps | undefined): Promise<number> {
@@ -253,9 +255,12 @@ async function runImpact(argv: string[], io: CliIO, deps: AdmissionDeps | undefi
   let config: ConfigSnapshot;
   let docs: ManifestDocument[];
   let old: ReadonlyMap<string, Record<string, unknown>> | undefined;
+  let unreadable: readonly ManifestError[] = [];
   if (kubeconfig === undefined) {
     config = await loadConfig(values["config-dir"] as string | undefined, values["knative-version"] as string | undefined);
-    docs = await readManifests(await expandManifestPaths(files, values.recursive === true), io.readStdin);
+    const read = await readManifestPaths(files, values.recursive === true, io.readStdin, "features impact");
+    docs = read.docs;
+    unreadable = read.unreadable;
   } else {
     const cluster = await import("./features-cluster.js");
     const { kubeConfig } = clusterCall(() => cluster.connect(kubeconfig));
@@ -286,7 +291,10 @@ async function runImpact(argv: string[], io: CliIO, deps: AdmissionDeps | undefi
     });
   }
   const state = stateOf(config, gate);
-  io.write(output === "json" ? impactJson(gate, state, entries) : formatImpact(gate, state, entries, entries.length));
+  io.write(output === "json" ? impactJson(gate, state, entries, unreadable) : formatImpact(gate, state, entries, entries.length, unreadable.length));
+  // The manifests that could not be read are named; the others were checked (as `check` does).
+  for (const e of unreadable) io.error(`duckbill features impact: ${e.message}\n`);
+  if (unreadable.length > 0) return 2;
   return entries.some((e) => isAllowed(e.before) && e.after.outcome === "denied") ? 1 : 0;
 }
 

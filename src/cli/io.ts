@@ -2,7 +2,7 @@ import { parseArgs } from "node:util";
 import { loadConfigDir } from "../config/dir.js";
 import { resolveKnativeProfile } from "../config/profile.js";
 import { defaultSnapshot, type ConfigSnapshot } from "../config/snapshot.js";
-import { ManifestError } from "./manifests.js";
+import { ManifestError, NoObjectsError } from "./manifests.js";
 
 /** Where a command writes, so tests can capture it. */
 export interface CliIO {
@@ -75,7 +75,7 @@ export function exitOnError(command: string, e: unknown, io: CliIO): number {
     io.error(`duckbill ${command}: ${e.message}\nRun "duckbill ${command} --help" for usage.\n`);
     return 2;
   }
-  if (e instanceof ClusterError || e instanceof ManifestError) {
+  if (e instanceof ClusterError || e instanceof ManifestError || e instanceof NoObjectsError) {
     io.error(`duckbill ${command}: ${e.message}\n`);
     return 2;
   }

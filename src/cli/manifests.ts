@@ -33,6 +33,12 @@ export class ManifestError extends Error {
   }
 }
 
+/**
+ * Nothing to check: every path was read and none held an object (kubectl apply: "error: no objects passed to
+ * apply"). A command that checks nothing must not report that nothing breaks.
+ */
+export class NoObjectsError extends Error {}
+
 export const STDIN_SOURCE = "STDIN";
 
 /** kubectl's FileExtensions for files found in directories. */
@@ -197,6 +203,36 @@ export async function expandAllManifestPaths(paths: readonly string[], recursive
     }
   }
   return { sources, errors };
+}
+
+/**
+ * The manifests of `paths` (files, directories, `-`), going on past what cannot be read: the objects of every
+ * readable file and one ManifestError per path or file that could not be read in full. Throws NoObjectsError when
+ * there is neither an object nor an error, with a hint to use -R when a directory given has subdirectories.
+ */
+export async function readManifestPaths(
+  paths: readonly string[],
+  recursive: boolean,
+  readStdin: () => Promise<string>,
+  command: string,
+): Promise<{ docs: ManifestDocument[]; unreadable: ManifestError[] }> {
+  const expanded = await expandAllManifestPaths(paths, recursive);
+  const { docs, errors } = await readAllManifests(expanded.sources, readStdin);
+  const unreadable = [...expanded.errors, ...errors];
+  if (docs.length === 0 && unreadable.length === 0) throw new NoObjectsError(await noObjectsMessage(paths, recursive, command));
+  return { docs, unreadable };
+}
+
+async function noObjectsMessage(paths: readonly string[], recursive: boolean, command: string): Promise<string> {
+  const message = `no objects passed to ${command}`;
+  if (recursive) return message;
+  const nested: string[] = [];
+  for (const p of paths) {
+    if (p === "-") continue;
+    const entries = await readdir(p, { withFileTypes: true }).catch(() => []);
+    if (entries.some((e) => e.isDirectory())) nested.push(p);
+  }
+  return nested.length === 0 ? message : `${message}: ${nested.join(", ")} ${nested.length === 1 ? "has" : "have"} subdirectories, which are read only with -R (--recursive)`;
 }
 
 async function walk(dir: string, recursive: boolean, out: string[]): Promise<void> {

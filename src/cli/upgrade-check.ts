@@ -14,9 +14,9 @@ import type { ConfigData } from "../config/types.js";
 import { checkDocument, checkUnchangedUpdate, storedObject, type CheckOptions, type CheckResult, type DocumentIdentity } from "./check.js";
 import { defaultDeps } from "./deps.js";
 import { detectKnativeVersion, profileVersionOf, type DetectKnativeVersion } from "./detect-version.js";
-import { ClusterError, clusterCall, loadConfig, PROCESS_IO, UsageError, type CliIO } from "./io.js";
+import { clusterCall, exitOnError, loadConfig, PROCESS_IO, UsageError, type CliIO } from "./io.js";
 import { controlledByService, nextApplyOf } from "./live-objects.js";
-import { expandManifestPaths, ManifestError, readManifests, type ManifestDocument } from "./manifests.js";
+import { type ManifestDocument, type ManifestError, readManifestPaths } from "./manifests.js";
 import { renderHelp } from "./help.js";
 import { parseArgsOptions, settingOf, UPGRADE_CHECK_OPTIONS } from "./options.js";
 import { UpgradeComparer, type Comparison } from "./upgrade-compare.js";
@@ -118,16 +118,20 @@ interface Inputs {
   readonly live: boolean;
   /** Knative's ConfigMaps as configuration (cluster or --config-dir), checked whatever their labels. */
   readonly configMaps: readonly ManifestDocument[];
+  /** Manifests that could not be read (the others are checked). */
+  readonly unreadable: readonly ManifestError[];
 }
 
 async function readInputs(args: Args, deps: UpgradeCheckDeps, admission: AdmissionDeps, io: CliIO): Promise<Inputs> {
-  const manifests = args.files.length === 0 ? undefined : await readManifests(await expandManifestPaths(args.files, args.recursive), io.readStdin);
+  const read = args.files.length === 0 ? undefined : await readManifestPaths(args.files, args.recursive, io.readStdin, "upgrade-check");
+  const manifests = read?.docs;
+  const unreadable = read?.unreadable ?? [];
   const names = [...new Set([...ADMISSION_CONFIGMAPS, ...admission.configMaps.names()])];
   if (args.kubeconfig === undefined) {
     const fromProfile = knativeProfile(args.from);
     const config = await loadConfig(args.configDir, fromProfile.version);
     const configMaps = names.filter((n) => config.data.has(n)).map((n) => configMapDocument(config.source, args.systemNamespace, n, config.data.get(n) ?? {}));
-    return { fromVersion: fromProfile.version, fromSource: "given", config, documents: manifests ?? [], live: false, configMaps };
+    return { fromVersion: fromProfile.version, fromSource: "given", config, documents: manifests ?? [], live: false, configMaps, unreadable };
   }
   const kubeconfig = args.kubeconfig;
   const cluster = await import("./features-cluster.js");
@@ -141,9 +145,9 @@ async function readInputs(args: Args, deps: UpgradeCheckDeps, admission: Admissi
   const source = `cluster:${args.systemNamespace}`;
   const config = snapshotFrom(cluster.configMapData(live), source, knativeProfile(fromVersion));
   const configMaps = [...live].map(([name, cm]) => configMapDocument(source, args.systemNamespace, name, cm.data ?? {}, cm.metadata?.annotations));
-  if (manifests !== undefined) return { fromVersion, fromSource: args.from === "auto" ? "cluster" : "given", config, documents: manifests, live: false, configMaps };
+  if (manifests !== undefined) return { fromVersion, fromSource: args.from === "auto" ? "cluster" : "given", config, documents: manifests, live: false, configMaps, unreadable };
   const objects = (await clusterCall(() => cluster.listServingObjects(kubeConfig, args.namespace, undefined, CLUSTER_KINDS, true))).filter((o) => !controlledByService(o));
-  return { fromVersion, fromSource: args.from === "auto" ? "cluster" : "given", config, documents: objects.map((object) => ({ source: "cluster", line: 0, object })), live: true, configMaps };
+  return { fromVersion, fromSource: args.from === "auto" ? "cluster" : "given", config, documents: objects.map((object) => ({ source: "cluster", line: 0, object })), live: true, configMaps, unreadable };
 }
 
 function identityOf(r: CheckResult): DocumentIdentity {
@@ -212,6 +216,7 @@ async function buildReport(args: Args, inputs: Inputs, admission: AdmissionDeps)
     objects,
     configMaps,
     skipped,
+    errors: inputs.unreadable.map((e) => ({ source: e.source, line: e.line, column: e.column, message: e.reason })),
   };
 }
 
@@ -233,16 +238,8 @@ export async function runUpgradeCheck(argv: string[], io: CliIO = PROCESS_IO, de
       io.write(stdout);
       if (stderr !== "") io.error(stderr);
     }
-    return breaks(report) ? 1 : 0;
+    return report.errors.length > 0 ? 2 : breaks(report) ? 1 : 0;
   } catch (e) {
-    if (e instanceof UsageError) {
-      io.error(`duckbill upgrade-check: ${e.message}\nRun "duckbill upgrade-check --help" for usage.\n`);
-      return 2;
-    }
-    if (e instanceof ManifestError || e instanceof ClusterError) {
-      io.error(`duckbill upgrade-check: ${e.message}\n`);
-      return 2;
-    }
-    throw e;
+    return exitOnError("upgrade-check", e, io);
   }
 }

@@ -43,6 +43,15 @@ export interface UpgradeReport {
   readonly objects: readonly ObjectReport[];
   readonly configMaps: readonly ConfigMapReport[];
   readonly skipped: readonly SkippedDocument[];
+  /** Manifests (paths or files) that could not be read in full (as `check -o json` names them); the others were checked. */
+  readonly errors: readonly UnreadableManifest[];
+}
+
+export interface UnreadableManifest {
+  readonly source: string;
+  readonly line: number;
+  readonly column: number;
+  readonly message: string;
 }
 
 export interface Summary {
@@ -60,6 +69,7 @@ export interface Summary {
   readonly configMapsChange: number;
   readonly configMapsUnchanged: number;
   readonly skipped: number;
+  readonly unreadable: number;
 }
 
 export function objectCategory(checks: readonly Comparison[]): ObjectCategory {
@@ -95,6 +105,7 @@ export function summarize(r: UpgradeReport): Summary {
     configMapsChange: configMaps("changes"),
     configMapsUnchanged: configMaps("unchanged"),
     skipped: r.skipped.length,
+    unreadable: r.errors.length,
   };
 }
 
@@ -214,8 +225,8 @@ function summaryLine(s: Summary, r: UpgradeReport): string {
     `${s.newlyAllowed} newly allowed, ${s.unchanged} unchanged` +
     (s.deniedByBoth > 0 ? ` (${s.deniedByBoth} denied by both releases)` : "");
   const configMaps = `${count(s.configMaps, "ConfigMap")}: ${s.configMapsBreak} break, ${s.configMapsNewlyAllowed} newly allowed, ${s.configMapsChange} change, ${s.configMapsUnchanged} unchanged`;
-  const skipped = s.skipped > 0 ? `; ${count(s.skipped, "document")} skipped` : "";
-  const verdict = breaks(r) ? `something breaks on Knative ${r.to}` : `nothing breaks on Knative ${r.to}`;
+  const skipped = (s.skipped > 0 ? `; ${count(s.skipped, "document")} skipped` : "") + (s.unreadable > 0 ? `; ${count(s.unreadable, "manifest")} could not be read` : "");
+  const verdict = breaks(r) ? `something breaks on Knative ${r.to}` : s.unreadable > 0 ? `nothing breaks on Knative ${r.to} in what could be read` : `nothing breaks on Knative ${r.to}`;
   return `Summary: ${objects}; ${configMaps}${skipped}: ${verdict}.\n`;
 }
 
@@ -243,5 +254,6 @@ export function formatText(r: UpgradeReport): { stdout: string; stderr: string }
   out += `\n${summaryLine(summarize(r), r)}`;
   let stderr = "";
   for (const s of r.skipped) stderr += `note: ${s.source}:${s.line}: skipped ${s.apiVersion} ${s.kind} ${JSON.stringify(s.name)}: ${s.note}\n`;
+  for (const u of r.errors) stderr += `duckbill upgrade-check: ${u.line > 0 ? `${u.source}:${u.line}:${u.column}` : u.source}: ${u.message}\n`;
   return { stdout: out, stderr };
 }

@@ -60,7 +60,7 @@ export const CHECK_HELP: HelpSpec = {
   description: [
     'Runs every Knative object through the webhook\'s defaulting and validation exactly as the API server would for "kubectl apply" (CREATE, or UPDATE against --old), and prints what kubectl prints. Before the webhooks, fields the kind\'s CRD schema does not know are reported as the API server\'s strict decoding does (unknown field "metadata.spec"). Without --kubeconfig no cluster is involved.',
     "A file that cannot be read or parsed is reported (file, line and column) and the others are still checked.",
-    "Exit status: 0 everything allowed; 1 something denied; 2 usage errors, or a manifest that could not be read (after checking all the others).",
+    "Exit status: 0 everything allowed; 1 something denied; 2 usage errors, no object at all in the paths given (a directory's subdirectories are read only with -R), or a manifest that could not be read (after checking all the others).",
   ],
   groups: groupOptions(CHECK_OPTIONS, [
     { title: "Input", flags: ["filename", "recursive", "namespace", "old", "user"] },
@@ -92,7 +92,7 @@ export const IMPACT_HELP: HelpSpec = {
   ],
   description: [
     "Checks the objects twice, with the configuration as it is and with the flag Disabled, and lists those that would start being denied (with the gated fields they use and the denial), those that stay allowed but use the gated fields, and new warnings. With --kubeconfig the objects are the cluster's live Services and Configurations (all namespaces, or -n NS), each checked as the update its next kubectl apply would send.",
-    "Exit status: 0 nothing would be denied; 1 something would; 2 usage errors, unreadable manifests or a cluster that cannot be read.",
+    "Exit status: 0 nothing would be denied; 1 something would; 2 usage errors, no object at all in the paths given, a manifest that could not be read (after checking all the others) or a cluster that cannot be read.",
   ],
   groups: [{ title: "Options", options: IMPACT_OPTIONS }],
 };
@@ -105,7 +105,7 @@ export const UPGRADE_CHECK_HELP: HelpSpec = {
   description: [
     "Answers every Knative object (the manifests, or the cluster's Services, Configurations, Routes and DomainMappings) as the webhook of the release running now (--from) and of the release to upgrade to (--to), and reports per object what changes: allowed now and denied after the upgrade (with the new message), denied now and allowed after, defaults that change (as a JSON patch), warnings that change, each with the profile field that causes it. Each object is checked as a create of its manifest and as the next update of the object as stored. Knative's ConfigMaps (from the cluster, --config-dir or the manifests) are checked by /config-validation of both releases, with the keys the upgrade makes ignored, read or read differently.",
     "--from auto (the default) is the release the cluster runs and needs --kubeconfig; manifests alone need --from.",
-    "Exit status: 0 nothing breaks; 1 something breaks (an object or a ConfigMap allowed now and denied after the upgrade); 2 usage errors, unreadable manifests, or a cluster that cannot be read.",
+    "Exit status: 0 nothing breaks; 1 something breaks (an object or a ConfigMap allowed now and denied after the upgrade); 2 usage errors, no object at all in the paths given, a manifest that could not be read (after checking all the others), or a cluster that cannot be read.",
   ],
   groups: groupOptions(UPGRADE_CHECK_OPTIONS, [
     { title: "Releases", flags: ["from", "to"] },

@@ -77,6 +77,7 @@ describe("duckbill upgrade-check: the 1.17 corpus against 1.24", () => {
       configMapsChange: 2,
       configMapsUnchanged: 0,
       skipped: 0,
+      unreadable: 0,
     });
   });
 
