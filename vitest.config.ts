@@ -27,6 +27,7 @@ export default defineConfig({
     testTimeout: 90_000,
     hookTimeout: 90_000,
     pool: "forks",
+    globalSetup: ["test/support/shared-note.ts"],
     projects: [
       {
         extends: true,

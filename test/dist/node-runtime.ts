@@ -22,6 +22,8 @@ export async function nodeOfMajor(major: number): Promise<string> {
   if (!existsSync(bin)) {
     const env = { ...process.env };
     delete env.NODE_OPTIONS;
+    // About 190 MB from the npm registry, once per machine: say so, since the run seems to stall meanwhile.
+    process.stdout.write(`note: installing Node.js ${major} (${pkg}, about 190 MB from the npm registry) into ${dir} for the image tests; later runs reuse it\n`);
     await run(NPM, ["install", "--prefix", dir, "--no-save", "--no-package-lock", "--no-audit", "--no-fund", "--prefer-offline", `${pkg}@${major}`], { env, maxBuffer: 16 * 1024 * 1024 });
   }
   return bin;

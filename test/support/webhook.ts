@@ -20,7 +20,11 @@ export interface TestWebhook {
 export async function startTestWebhook(overrides: Partial<ServeSettings> = {}, deps: AdmissionDeps = defaultDeps()): Promise<TestWebhook> {
   const certDir = await mkdtemp(join(tmpdir(), "duckbill-certs-"));
   const settings = { ...resolveSettings({}, {}), port: "0", host: "127.0.0.1", "metrics-port": "0", "generated-cert-dir": certDir, "config-source": overrides["config-dir"] ? "dir" : "defaults", ...overrides };
-  const running = await startWebhook(settings, deps, { logger: pino({ level: "silent" }) });
+  // A start that fails (the tests of refused settings) leaves no directory behind either.
+  const running = await startWebhook(settings, deps, { logger: pino({ level: "silent" }) }).catch(async (err: unknown) => {
+    await rm(certDir, { recursive: true, force: true });
+    throw err;
+  });
   return {
     running,
     port: running.port,
