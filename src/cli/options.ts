@@ -58,7 +58,7 @@ export const SERVE_OPTIONS = [
   { flag: "kube-api-qps", env: "KUBE_API_QPS", default: "0", description: "client requests per second to the API server (0: Knative's 20)" },
   { flag: "kube-api-burst", env: "KUBE_API_BURST", default: "0", description: "client request burst (0: Knative's 40)" },
   { flag: "generational", env: "DUCKBILL_GENERATIONAL", default: "", description: "kinds whose /defaulting maintains spec.generation, as group/version/Kind[,...] (any kind, not only Knative's)" },
-  { flag: "workers", env: "WEBHOOK_WORKERS", default: "auto", description: "processes serving the HTTPS port (node:cluster; each follows the configuration and certificate itself, the primary serves the summed metrics): auto (or 0) is one per CPU the process may use, the cgroup CPU limit rounded up (at most the CPUs it may run on), as Go sizes Knative's webhook; 1 is one process" },
+  { flag: "workers", env: "WEBHOOK_WORKERS", default: "auto", description: "processes serving the HTTPS port (node:cluster; each follows the configuration and certificate itself, the primary serves the metrics aggregated over them): auto (or 0) is one per CPU the process may use, the cgroup CPU limit rounded up (at most the CPUs it may run on), as Go sizes Knative's webhook; 1 is one process" },
   { flag: "knative-version", env: "KNATIVE_VERSION", default: "auto", description: "the Knative release to answer as: auto (the release the cluster's Serving CRDs are labelled with, followed live; 1.24 without a cluster), 1.24, 1.23 or 1.17" },
   { flag: "log-level", env: "LOG_LEVEL", default: "info", description: "fatal, error, warn, info, debug, trace or silent; in a cluster `loglevel.webhook` in config-logging overrides it while set" },
 ] as const satisfies readonly OptionSpec[];

@@ -48,8 +48,27 @@ const RESTART_DELAY_MS = 1000;
 /** How long the primary waits, once every worker has exited, for the rest of their log lines. */
 const LOG_FORWARD_WAIT_MS = 2000;
 
+/**
+ * How the primary aggregates the process gauges of prom-client's collectDefaultMetrics that a sum misreads. The
+ * rest are summed (prom-client's default): the workers' memory, heap, handles and open descriptors add up to what
+ * the serving processes hold; prom-client itself sets the event-loop lag's min/max/average and nodejs_version_info's
+ * `first`. Duckbill's own gauges carry their aggregator where they are defined (config/sources/metrics.ts,
+ * kube/cert-controller.ts); Knative's series are counters and histograms, summed.
+ */
+export const PROCESS_GAUGE_AGGREGATORS: Readonly<Record<string, "min" | "max">> = {
+  // A per-process limit: the same in every worker, two of them do not double it.
+  process_max_fds: "min",
+  // prom-client omits it; the latest start is when the summed counters last lost a replaced worker's counts, which
+  // is what Prometheus reads a process's start time for.
+  process_start_time_seconds: "max",
+};
+
 /** In a worker: answers the primary's metrics requests with `registry` (the listener comes with the constructor). */
 export function serveWorkerMetrics(registry: Registry): void {
+  for (const [name, aggregator] of Object.entries(PROCESS_GAUGE_AGGREGATORS)) {
+    const metric = registry.getSingleMetric(name) as { aggregator?: string } | undefined;
+    if (metric !== undefined) metric.aggregator = aggregator;
+  }
   new AggregatorRegistry();
   AggregatorRegistry.setRegistries([registry]);
 }

@@ -9,7 +9,7 @@ import type { ChildProcess } from "node:child_process";
 import { usableCpus } from "../../src/cli/cpu-limit.js";
 import { resolveSettings } from "../../src/cli/options.js";
 import { parseWorkers } from "../../src/cli/workers.js";
-import { freePort, getText } from "../support/metrics-scrape.js";
+import { freePort, getText, samplesOf } from "../support/metrics-scrape.js";
 import { httpsCall, serviceReview } from "../support/webhook.js";
 
 const root = resolve(import.meta.dirname, "../..");
@@ -94,11 +94,32 @@ describe("duckbill serve --workers 2", () => {
         expect(JSON.parse(r.body).response.uid).toBe(`w-${i}`);
       }
       step = "scraping the summed metrics";
+      const before = Date.now() / 1000;
       const metrics = await getText(metricsPort, "/metrics");
+      const after = Date.now() / 1000;
       expect(metrics).toContain(`duckbill_admission_duration_seconds_count{type="defaulting",group="serving.knative.dev",version="v1",kind="Service",subresource="",operation="CREATE",status="success"} ${n}`);
       // Knative's series (offline `auto`: 1.24's; shown with DUCKBILL_KNATIVE_METRICS=true, since 1.24 exports none by
       // default) are summed the same way.
       expect(metrics).toContain(`kn_webhook_handler_duration_seconds_count{http_route="/defaulting",kn_webhook_operation_status="success",kn_webhook_operation_type="CREATE",kn_webhook_resource_group="serving.knative.dev",kn_webhook_resource_kind="Service",kn_webhook_resource_version="v1",kn_webhook_subresource="",kn_webhook_type="admission",otel_scope_name="knative.dev/pkg/webhook",otel_scope_schema_url="",otel_scope_version=""} ${n}`);
+
+      // Per-process gauges are not summed: the last sync reads a time (a sum of two workers' read twice the Unix
+      // time), and the configuration's age is the oldest worker's, at most the time since that last sync.
+      const [lastSync, ...moreSyncs] = samplesOf(metrics, "duckbill_config_last_sync_timestamp_seconds");
+      expect(moreSyncs).toEqual([]);
+      expect(lastSync!.value).toBeGreaterThan(Date.now() / 1000 - 86_400);
+      expect(lastSync!.value).toBeLessThanOrEqual(after);
+      const ages = samplesOf(metrics, "duckbill_config_age_seconds");
+      expect(ages.map((a) => a.labels.configmap)).toContain("config-features");
+      for (const age of ages) {
+        expect(age.value).toBeGreaterThanOrEqual(before - lastSync!.value - 0.001);
+        expect(age.value).toBeLessThanOrEqual(after - lastSync!.value + 0.001);
+      }
+      const [startTime] = samplesOf(metrics, "process_start_time_seconds");
+      expect(startTime!.value).toBeGreaterThan(Date.now() / 1000 - 86_400);
+      expect(startTime!.value).toBeLessThanOrEqual(after);
+      const [maxFds] = samplesOf(metrics, "process_max_fds");
+      const limit = spawnSync("sh", ["-c", "ulimit -n"], { encoding: "utf8" }).stdout.trim();
+      if (/^\d+$/.test(limit)) expect(maxFds!.value).toBe(Number(limit));
 
       const exited = new Promise<number | null>((done) => child.once("close", (code) => done(code)));
       step = "waiting for the drain after SIGTERM";
