@@ -44,6 +44,58 @@ export function reportServing(port: number): void {
   process.send?.(msg);
 }
 
+/**
+ * Rebalancing: keep-alive clients keep their connections, so connections opened while one worker served (at start,
+ * or after a crash until the replacement serves) would stay on it, and its crash would drop every one at once.
+ * Whenever a worker starts serving, the primary runs rounds: it asks every serving worker for its open connections
+ * and tells one that holds more than an even share to end that many (connection-shed.ts: gently, after an answer);
+ * the clients reopen them and the primary's round robin hands them out in turn, so a round gets part of the way
+ * and the next one continues, until the spread is even (within one) or the rounds run out.
+ */
+interface CountConnections {
+  readonly type: "duckbill:count-connections";
+  readonly round: number;
+}
+/** A worker's answer to CountConnections. */
+interface OpenConnections {
+  readonly type: "duckbill:open-connections";
+  readonly round: number;
+  readonly open: number;
+}
+/** Ends `count` connections after their next answer, within `forMs` (the round). */
+interface ShedConnections {
+  readonly type: "duckbill:shed-connections";
+  readonly count: number;
+  readonly forMs: number;
+}
+const REBALANCE_ROUND_MS = 1000;
+const REBALANCE_ROUNDS = 15;
+
+function messageOf<T extends { type: string }>(m: unknown, type: T["type"]): T | undefined {
+  return typeof m === "object" && m !== null && (m as { type?: unknown }).type === type ? (m as T) : undefined;
+}
+
+/** What a worker holding `open` of `total` connections over `workers` serving ones should end (0 when within its share). */
+export function connectionsOverShare(open: number, total: number, workers: number): number {
+  return Math.max(0, open - Math.ceil(total / workers));
+}
+
+/** In a worker: answers the primary's rebalancing rounds with `server`'s connections. */
+export function answerRebalancing(server: { connections(): Promise<number>; readonly connectionShed: { request(count: number, forMs: number): void } }): void {
+  process.on("message", (m: unknown) => {
+    const count = messageOf<CountConnections>(m, "duckbill:count-connections");
+    if (count !== undefined) {
+      void server.connections().then(
+        (open) => process.send?.({ type: "duckbill:open-connections", round: count.round, open } satisfies OpenConnections),
+        () => undefined,
+      );
+      return;
+    }
+    const shed = messageOf<ShedConnections>(m, "duckbill:shed-connections");
+    if (shed !== undefined) server.connectionShed.request(shed.count, shed.forMs);
+  });
+}
+
 const RESTART_DELAY_MS = 1000;
 /** How long the primary waits, once every worker has exited, for the rest of their log lines. */
 const LOG_FORWARD_WAIT_MS = 2000;
@@ -108,9 +160,46 @@ export async function runPrimary(s: ServeSettings, workers: number, logger: Logg
     w.process.stderr?.pipe(process.stderr, { end: false });
     return w;
   };
+  // Rebalancing rounds (see ShedConnections), restarted whenever a worker starts serving.
+  let round = 0;
+  let roundsLeft = 0;
+  let roundTimer: NodeJS.Timeout | undefined;
+  const counts = new Map<number, number>();
+  const nextRound = (): void => {
+    roundTimer = undefined;
+    if (stopping || roundsLeft <= 0 || serving.size < 2) return;
+    roundsLeft--;
+    round++;
+    counts.clear();
+    for (const id of serving.keys()) cluster.workers?.[id]?.send({ type: "duckbill:count-connections", round } satisfies CountConnections);
+    roundTimer = setTimeout(nextRound, REBALANCE_ROUND_MS).unref();
+  };
+  const rebalance = (): void => {
+    roundsLeft = REBALANCE_ROUNDS;
+    if (roundTimer === undefined) nextRound();
+  };
+  const counted = (worker: Worker, reply: OpenConnections): void => {
+    if (reply.round !== round || !serving.has(worker.id)) return;
+    counts.set(worker.id, reply.open);
+    if (counts.size < serving.size) return;
+    const open = [...counts.values()];
+    const total = open.reduce((a, b) => a + b, 0);
+    if (Math.max(...open) - Math.min(...open) <= 1) {
+      roundsLeft = 0;
+      return;
+    }
+    for (const [id, n] of counts) {
+      const count = connectionsOverShare(n, total, counts.size);
+      if (count > 0) cluster.workers?.[id]?.send({ type: "duckbill:shed-connections", count, forMs: REBALANCE_ROUND_MS } satisfies ShedConnections);
+    }
+    logger.debug({ connections: Object.fromEntries(counts) }, "rebalancing connections over the workers");
+  };
   cluster.on("message", (worker, msg: unknown) => {
+    const reply = messageOf<OpenConnections>(msg, "duckbill:open-connections");
+    if (reply !== undefined) return counted(worker, reply);
     if (!isServing(msg)) return;
     serving.set(worker.id, msg.port);
+    rebalance();
     if (!announced && serving.size >= workers) {
       announced = true;
       const port = msg.port;
