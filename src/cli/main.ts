@@ -37,7 +37,7 @@ async function serve(argv: string[]): Promise<number> {
   if (typeof parsed === "number") return parsed;
   const { values } = parsed;
   const settings = resolveSettings(values as Record<string, string | boolean | undefined>, process.env);
-  const { parseWorkers, reportServing, runPrimary, serveWorkerMetrics } = await import("./workers.js");
+  const { answerRebalancing, parseWorkers, reportServing, runPrimary, serveWorkerMetrics } = await import("./workers.js");
   const workers = parseWorkers(settings.workers);
   const { default: cluster } = await import("node:cluster");
   if (workers > 1 && cluster.isPrimary) {
@@ -78,6 +78,7 @@ async function serve(argv: string[]): Promise<number> {
       onRegistry: serveWorkerMetrics,
       servingMessage: "worker serving",
     });
+    answerRebalancing(running.server);
     reportServing(running.port);
   } else {
     process.on("SIGINT", () => onSignal("SIGINT"));

@@ -44,12 +44,83 @@ export function reportServing(port: number): void {
   process.send?.(msg);
 }
 
+/**
+ * Rebalancing: keep-alive clients keep their connections, so connections opened while one worker served (at start,
+ * or after a crash until the replacement serves) would stay on it, and its crash would drop every one at once.
+ * Whenever a worker starts serving, the primary runs rounds: it asks every serving worker for its open connections
+ * and tells one that holds more than an even share to end that many (connection-shed.ts: gently, after an answer);
+ * the clients reopen them and the primary's round robin hands them out in turn, so a round gets part of the way
+ * and the next one continues, until the spread is even (within one) or the rounds run out.
+ */
+interface CountConnections {
+  readonly type: "duckbill:count-connections";
+  readonly round: number;
+}
+/** A worker's answer to CountConnections. */
+interface OpenConnections {
+  readonly type: "duckbill:open-connections";
+  readonly round: number;
+  readonly open: number;
+}
+/** Ends `count` connections after their next answer, within `forMs` (the round). */
+interface ShedConnections {
+  readonly type: "duckbill:shed-connections";
+  readonly count: number;
+  readonly forMs: number;
+}
+const REBALANCE_ROUND_MS = 1000;
+const REBALANCE_ROUNDS = 15;
+
+function messageOf<T extends { type: string }>(m: unknown, type: T["type"]): T | undefined {
+  return typeof m === "object" && m !== null && (m as { type?: unknown }).type === type ? (m as T) : undefined;
+}
+
+/** What a worker holding `open` of `total` connections over `workers` serving ones should end (0 when within its share). */
+export function connectionsOverShare(open: number, total: number, workers: number): number {
+  return Math.max(0, open - Math.ceil(total / workers));
+}
+
+/** In a worker: answers the primary's rebalancing rounds with `server`'s connections. */
+export function answerRebalancing(server: { connections(): Promise<number>; readonly connectionShed: { request(count: number, forMs: number): void } }): void {
+  process.on("message", (m: unknown) => {
+    const count = messageOf<CountConnections>(m, "duckbill:count-connections");
+    if (count !== undefined) {
+      void server.connections().then(
+        (open) => process.send?.({ type: "duckbill:open-connections", round: count.round, open } satisfies OpenConnections),
+        () => undefined,
+      );
+      return;
+    }
+    const shed = messageOf<ShedConnections>(m, "duckbill:shed-connections");
+    if (shed !== undefined) server.connectionShed.request(shed.count, shed.forMs);
+  });
+}
+
 const RESTART_DELAY_MS = 1000;
 /** How long the primary waits, once every worker has exited, for the rest of their log lines. */
 const LOG_FORWARD_WAIT_MS = 2000;
 
+/**
+ * How the primary aggregates the process gauges of prom-client's collectDefaultMetrics that a sum misreads. The
+ * rest are summed (prom-client's default): the workers' memory, heap, handles and open descriptors add up to what
+ * the serving processes hold; prom-client itself sets the event-loop lag's min/max/average and nodejs_version_info's
+ * `first`. Duckbill's own gauges carry their aggregator where they are defined (config/sources/metrics.ts,
+ * kube/cert-controller.ts); Knative's series are counters and histograms, summed.
+ */
+export const PROCESS_GAUGE_AGGREGATORS: Readonly<Record<string, "min" | "max">> = {
+  // A per-process limit: the same in every worker, two of them do not double it.
+  process_max_fds: "min",
+  // prom-client omits it; the latest start is when the summed counters last lost a replaced worker's counts, which
+  // is what Prometheus reads a process's start time for.
+  process_start_time_seconds: "max",
+};
+
 /** In a worker: answers the primary's metrics requests with `registry` (the listener comes with the constructor). */
 export function serveWorkerMetrics(registry: Registry): void {
+  for (const [name, aggregator] of Object.entries(PROCESS_GAUGE_AGGREGATORS)) {
+    const metric = registry.getSingleMetric(name) as { aggregator?: string } | undefined;
+    if (metric !== undefined) metric.aggregator = aggregator;
+  }
   new AggregatorRegistry();
   AggregatorRegistry.setRegistries([registry]);
 }
@@ -89,9 +160,46 @@ export async function runPrimary(s: ServeSettings, workers: number, logger: Logg
     w.process.stderr?.pipe(process.stderr, { end: false });
     return w;
   };
+  // Rebalancing rounds (see ShedConnections), restarted whenever a worker starts serving.
+  let round = 0;
+  let roundsLeft = 0;
+  let roundTimer: NodeJS.Timeout | undefined;
+  const counts = new Map<number, number>();
+  const nextRound = (): void => {
+    roundTimer = undefined;
+    if (stopping || roundsLeft <= 0 || serving.size < 2) return;
+    roundsLeft--;
+    round++;
+    counts.clear();
+    for (const id of serving.keys()) cluster.workers?.[id]?.send({ type: "duckbill:count-connections", round } satisfies CountConnections);
+    roundTimer = setTimeout(nextRound, REBALANCE_ROUND_MS).unref();
+  };
+  const rebalance = (): void => {
+    roundsLeft = REBALANCE_ROUNDS;
+    if (roundTimer === undefined) nextRound();
+  };
+  const counted = (worker: Worker, reply: OpenConnections): void => {
+    if (reply.round !== round || !serving.has(worker.id)) return;
+    counts.set(worker.id, reply.open);
+    if (counts.size < serving.size) return;
+    const open = [...counts.values()];
+    const total = open.reduce((a, b) => a + b, 0);
+    if (Math.max(...open) - Math.min(...open) <= 1) {
+      roundsLeft = 0;
+      return;
+    }
+    for (const [id, n] of counts) {
+      const count = connectionsOverShare(n, total, counts.size);
+      if (count > 0) cluster.workers?.[id]?.send({ type: "duckbill:shed-connections", count, forMs: REBALANCE_ROUND_MS } satisfies ShedConnections);
+    }
+    logger.debug({ connections: Object.fromEntries(counts) }, "rebalancing connections over the workers");
+  };
   cluster.on("message", (worker, msg: unknown) => {
+    const reply = messageOf<OpenConnections>(msg, "duckbill:open-connections");
+    if (reply !== undefined) return counted(worker, reply);
     if (!isServing(msg)) return;
     serving.set(worker.id, msg.port);
+    rebalance();
     if (!announced && serving.size >= workers) {
       announced = true;
       const port = msg.port;

@@ -346,6 +346,8 @@ class CertMetrics {
       name: "duckbill_webhook_certificate_expiry_timestamp_seconds",
       help: "NotAfter (Unix time) of the serving certificate this replica uses.",
       registers: [registry],
+      // Under --workers: the earliest of the workers' certificates (one that has not taken a renewal yet), not a sum.
+      aggregator: "min",
       collect() {
         const m = material();
         if (m !== undefined) this.set(m.notAfter / 1000);
@@ -355,6 +357,8 @@ class CertMetrics {
       name: "duckbill_webhook_certificate_leader",
       help: "1 when this replica holds the certificates Lease and writes the Secret.",
       registers: [registry],
+      // Under --workers: 1 when one of the workers holds it.
+      aggregator: "max",
       collect() {
         this.set(leader() ? 1 : 0);
       },

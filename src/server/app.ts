@@ -7,6 +7,7 @@ import type { Logger } from "pino";
 import type { AdmissionDeps, GatedUsageView } from "../admission/deps.js";
 import type { ConfigSnapshot } from "../config/snapshot.js";
 import { BodyBudget, DEFAULT_MAX_BUFFERED_BYTES } from "./body-budget.js";
+import { ConnectionShed } from "./connection-shed.js";
 import { ConnectionTable } from "./connection-table.js";
 import { Drainer } from "./drain.js";
 import type { WebhookApp } from "./fastify-app.js";
@@ -57,6 +58,8 @@ export interface WebhookServer {
   readonly bodyBudget: BodyBudget | undefined;
   /** `--max-connections` (undefined when off). */
   readonly connectionTable: ConnectionTable | undefined;
+  /** Connections given back to the other workers (`--workers`: src/cli/workers.ts rebalances them). */
+  readonly connectionShed: ConnectionShed;
 }
 
 const TEXT = "text/plain; charset=utf-8";
@@ -77,6 +80,7 @@ export function createWebhookServer(opts: WebhookServerOptions): WebhookServer {
   const maxBuffered = opts.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES;
   const bodyBudget = maxBuffered > 0 ? new BodyBudget(maxBuffered) : undefined;
   const connectionTable = (opts.maxConnections ?? 0) > 0 ? new ConnectionTable(opts.maxConnections as number) : undefined;
+  const connectionShed = new ConnectionShed();
   // As Go's server (tlsHandshakeTimeout): the headers timeout bounds the TLS handshake too (Node's default: 120 s).
   const tlsOptions = { ...serverTlsOptions(opts.tls), ...(headersTimeout > 0 ? { handshakeTimeout: headersTimeout } : {}) };
 
@@ -106,6 +110,7 @@ export function createWebhookServer(opts: WebhookServerOptions): WebhookServer {
 
   const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
     connectionTable?.onRequest(req, res);
+    connectionShed.onRequest(req, res);
     if (handle !== undefined) return handle(req, res);
     build().then(
       (a) => a.handle(req, res),
@@ -161,6 +166,7 @@ export function createWebhookServer(opts: WebhookServerOptions): WebhookServer {
     drainer,
     bodyBudget,
     connectionTable,
+    connectionShed,
     setTls(tls) {
       (server as unknown as { setSecureContext(o: object): void }).setSecureContext(rotatedContextOptions(opts.tls, tls));
     },

@@ -7,7 +7,7 @@ export interface TlsOptions {
   minVersion: "TLSv1.2" | "TLSv1.3";
   /** `--tls-max-version` (WEBHOOK_TLS_MAX_VERSION); Node's default, TLS 1.3, when absent. */
   maxVersion?: "TLSv1.2" | "TLSv1.3";
-  /** OpenSSL cipher list from `--tls-cipher-suites` (WEBHOOK_TLS_CIPHER_SUITES, Go names mapped). */
+  /** OpenSSL cipher list from `--tls-cipher-suites` (WEBHOOK_TLS_CIPHER_SUITES, Go names mapped); Go's defaults when absent. */
   ciphers?: string;
   /** OpenSSL group list from `--tls-curve-preferences` (WEBHOOK_TLS_CURVE_PREFERENCES, Go names mapped). */
   ecdhCurve?: string;
@@ -19,11 +19,32 @@ export interface TlsOptions {
   clientCa?: string;
 }
 
+/**
+ * The TLS 1.2 suites Knative's webhook serves when WEBHOOK_TLS_CIPHER_SUITES is not set (knative.dev/pkg
+ * network/tls/config.go leaves Config.CipherSuites nil): crypto/tls defaults.go's defaultCipherSuites, Go 1.23 to
+ * 1.26 without a GODEBUG, i.e. cipherSuitesPreferenceOrder less disabledCipherSuites (CBC-SHA256, RC4), rsaKexCiphers
+ * (every static-RSA suite) and tdesCiphers (3DES), by OpenSSL name in Go's order: ECDHE with AES-GCM or
+ * ChaCha20-Poly1305, then ECDHE with AES-CBC-SHA. Node's default list adds static-RSA suites without forward
+ * secrecy, CBC-SHA256/384, CCM and ARIA, which Go refuses. No TLS 1.3 name is listed, so Node keeps its TLS 1.3
+ * suites, Go's three (not configurable in Go).
+ */
+export const GO_DEFAULT_TLS12_CIPHERS = [
+  "ECDHE-ECDSA-AES128-GCM-SHA256",
+  "ECDHE-RSA-AES128-GCM-SHA256",
+  "ECDHE-ECDSA-AES256-GCM-SHA384",
+  "ECDHE-RSA-AES256-GCM-SHA384",
+  "ECDHE-ECDSA-CHACHA20-POLY1305",
+  "ECDHE-RSA-CHACHA20-POLY1305",
+  "ECDHE-ECDSA-AES128-SHA",
+  "ECDHE-RSA-AES128-SHA",
+  "ECDHE-ECDSA-AES256-SHA",
+  "ECDHE-RSA-AES256-SHA",
+].join(":");
+
 /** The Node TLS server options for the webhook's policy (SECURITY.md): one place for versions, ciphers, client auth. */
 export function serverTlsOptions(tls: TlsOptions): NodeTlsOptions {
-  const o: NodeTlsOptions = { key: tls.key, cert: tls.cert, minVersion: tls.minVersion };
+  const o: NodeTlsOptions = { key: tls.key, cert: tls.cert, minVersion: tls.minVersion, ciphers: tls.ciphers ?? GO_DEFAULT_TLS12_CIPHERS };
   if (tls.maxVersion !== undefined) o.maxVersion = tls.maxVersion;
-  if (tls.ciphers !== undefined) o.ciphers = tls.ciphers;
   if (tls.ecdhCurve !== undefined) o.ecdhCurve = tls.ecdhCurve;
   if (tls.clientCa !== undefined && tls.clientCa !== "") {
     o.ca = tls.clientCa;

@@ -3,16 +3,22 @@ import { existsSync } from "node:fs";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { availableParallelism, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { Agent } from "node:https";
 import { createInterface } from "node:readline";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { ChildProcess } from "node:child_process";
 import { usableCpus } from "../../src/cli/cpu-limit.js";
 import { resolveSettings } from "../../src/cli/options.js";
 import { parseWorkers } from "../../src/cli/workers.js";
-import { freePort, getText } from "../support/metrics-scrape.js";
+import { freePort, getText, samplesOf } from "../support/metrics-scrape.js";
 import { httpsCall, serviceReview } from "../support/webhook.js";
 
 const root = resolve(import.meta.dirname, "../..");
+
+/** Resolves once `ok()` holds, looking every 50 ms (the test's timeout bounds the wait). */
+async function until(ok: () => boolean): Promise<void> {
+  while (!ok()) await new Promise((resolve) => setTimeout(resolve, 50));
+}
 const bin = join(root, "bin/duckbill");
 
 describe("--workers", () => {
@@ -54,33 +60,39 @@ describe("duckbill serve --workers 2", () => {
     if (r.status !== 0) throw new Error("build failed");
   });
 
-  it("serves one port from two processes with one certificate, sums their metrics, and drains both on SIGTERM", async () => {
-    const dir = await mkdtemp(join(tmpdir(), "duckbill-workers-"));
-    const metricsPortWanted = await freePort();
+  /** `duckbill serve --workers 2` on a free port, its log lines gathered into `logs`; `ready` is its serving line. */
+  function startWorkers(dir: string, env: Record<string, string>): { child: ChildProcess; ready: Promise<{ port: number; metricsPort: number; workers: number }> } {
     step = "starting";
     const child = spawn(process.execPath, [bin, "serve", "--workers", "2"], {
-      env: { ...process.env, WEBHOOK_PORT: "0", WEBHOOK_HOST: "127.0.0.1", METRICS_PORT: String(metricsPortWanted), METRICS_HOST: "127.0.0.1", GENERATED_CERT_DIR: dir, DRAIN_TIMEOUT: "200ms", LOG_LEVEL: "info", CONFIG_SOURCE: "defaults", DUCKBILL_KNATIVE_METRICS: "true" },
+      env: { ...process.env, WEBHOOK_PORT: "0", WEBHOOK_HOST: "127.0.0.1", GENERATED_CERT_DIR: dir, DRAIN_TIMEOUT: "200ms", LOG_LEVEL: "info", CONFIG_SOURCE: "defaults", ...env },
       stdio: ["ignore", "pipe", "inherit"],
     });
     running = child;
     logs = [];
-    try {
-      const ready = new Promise<{ port: number; metricsPort: number; workers: number }>((done, reject) => {
-        createInterface({ input: child.stdout! }).on("line", (line) => {
-          let entry: Record<string, unknown>;
-          try {
-            entry = JSON.parse(line) as Record<string, unknown>;
-          } catch {
-            // The primary passes the workers' lines on whole: a line that is not JSON fails the test with what it was.
-            reject(new Error(`a log line that is not JSON: ${line.slice(0, 500)}`));
-            return;
-          }
-          logs.push(entry);
-          if (entry.msg === "duckbill webhook serving") done(entry as never);
-        });
-        child.once("exit", (code) => reject(new Error(`serve exited early with ${code}`)));
+    const ready = new Promise<{ port: number; metricsPort: number; workers: number }>((done, reject) => {
+      createInterface({ input: child.stdout! }).on("line", (line) => {
+        let entry: Record<string, unknown>;
+        try {
+          entry = JSON.parse(line) as Record<string, unknown>;
+        } catch {
+          // The primary passes the workers' lines on whole: a line that is not JSON fails the test with what it was.
+          reject(new Error(`a log line that is not JSON: ${line.slice(0, 500)}`));
+          return;
+        }
+        logs.push(entry);
+        if (entry.msg === "duckbill webhook serving") done(entry as never);
       });
-      step = "waiting for the serving line";
+      child.once("exit", (code) => reject(new Error(`serve exited early with ${code}`)));
+    });
+    step = "waiting for the serving line";
+    return { child, ready };
+  }
+
+  it("serves one port from two processes with one certificate, sums their metrics, and drains both on SIGTERM", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "duckbill-workers-"));
+    const metricsPortWanted = await freePort();
+    const { child, ready } = startWorkers(dir, { METRICS_PORT: String(metricsPortWanted), METRICS_HOST: "127.0.0.1", DUCKBILL_KNATIVE_METRICS: "true" });
+    try {
       const { port, metricsPort, workers } = await ready;
       expect(workers).toBe(2);
       expect(metricsPort).toBe(metricsPortWanted);
@@ -94,11 +106,32 @@ describe("duckbill serve --workers 2", () => {
         expect(JSON.parse(r.body).response.uid).toBe(`w-${i}`);
       }
       step = "scraping the summed metrics";
+      const before = Date.now() / 1000;
       const metrics = await getText(metricsPort, "/metrics");
+      const after = Date.now() / 1000;
       expect(metrics).toContain(`duckbill_admission_duration_seconds_count{type="defaulting",group="serving.knative.dev",version="v1",kind="Service",subresource="",operation="CREATE",status="success"} ${n}`);
       // Knative's series (offline `auto`: 1.24's; shown with DUCKBILL_KNATIVE_METRICS=true, since 1.24 exports none by
       // default) are summed the same way.
       expect(metrics).toContain(`kn_webhook_handler_duration_seconds_count{http_route="/defaulting",kn_webhook_operation_status="success",kn_webhook_operation_type="CREATE",kn_webhook_resource_group="serving.knative.dev",kn_webhook_resource_kind="Service",kn_webhook_resource_version="v1",kn_webhook_subresource="",kn_webhook_type="admission",otel_scope_name="knative.dev/pkg/webhook",otel_scope_schema_url="",otel_scope_version=""} ${n}`);
+
+      // Per-process gauges are not summed: the last sync reads a time (a sum of two workers' read twice the Unix
+      // time), and the configuration's age is the oldest worker's, at most the time since that last sync.
+      const [lastSync, ...moreSyncs] = samplesOf(metrics, "duckbill_config_last_sync_timestamp_seconds");
+      expect(moreSyncs).toEqual([]);
+      expect(lastSync!.value).toBeGreaterThan(Date.now() / 1000 - 86_400);
+      expect(lastSync!.value).toBeLessThanOrEqual(after);
+      const ages = samplesOf(metrics, "duckbill_config_age_seconds");
+      expect(ages.map((a) => a.labels.configmap)).toContain("config-features");
+      for (const age of ages) {
+        expect(age.value).toBeGreaterThanOrEqual(before - lastSync!.value - 0.001);
+        expect(age.value).toBeLessThanOrEqual(after - lastSync!.value + 0.001);
+      }
+      const [startTime] = samplesOf(metrics, "process_start_time_seconds");
+      expect(startTime!.value).toBeGreaterThan(Date.now() / 1000 - 86_400);
+      expect(startTime!.value).toBeLessThanOrEqual(after);
+      const [maxFds] = samplesOf(metrics, "process_max_fds");
+      const limit = spawnSync("sh", ["-c", "ulimit -n"], { encoding: "utf8" }).stdout.trim();
+      if (/^\d+$/.test(limit)) expect(maxFds!.value).toBe(Number(limit));
 
       const exited = new Promise<number | null>((done) => child.once("close", (code) => done(code)));
       step = "waiting for the drain after SIGTERM";
@@ -111,6 +144,63 @@ describe("duckbill serve --workers 2", () => {
       expect(served).toEqual(new Set([1, 2]));
       expect(logs.filter((l) => l.msg === "stopped").map((l) => l.worker ?? "primary").sort()).toEqual([1, 2, "primary"]);
     } finally {
+      child.kill("SIGKILL");
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+  it("spreads a keep-alive client's connections over both workers again once a killed worker's replacement serves", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "duckbill-workers-"));
+    const { child, ready } = startWorkers(dir, { METRICS_PORT: "0" });
+    const pool = new Agent({ keepAlive: true, maxSockets: 8 });
+    try {
+      const { port } = await ready;
+      const ca = await readFile(join(dir, "ca.crt"), "utf8");
+      let next = 0;
+      const answeredBy = (uid: string): unknown => logs.find((l) => l.msg === "admission" && l.uid === uid)?.worker;
+      /** Eight requests at once, so each goes on its own pooled connection: how many each worker answered. */
+      const round = async (): Promise<Map<unknown, number>> => {
+        const uids = Array.from({ length: 8 }, () => `k-${next++}`);
+        await Promise.all(
+          uids.map(async (uid) => {
+            const call = (): ReturnType<typeof httpsCall> => httpsCall(port, ca, { path: "/defaulting", body: JSON.stringify(serviceReview({ uid })), tls: { agent: pool } });
+            // A pooled connection to the killed worker may still look open: retried once on a new one, as Go's transport does.
+            const r = await call().catch(call);
+            expect(r.status).toBe(200);
+          }),
+        );
+        await until(() => uids.every((uid) => answeredBy(uid) !== undefined));
+        const by = new Map<unknown, number>();
+        for (const uid of uids) by.set(answeredBy(uid), (by.get(answeredBy(uid)) ?? 0) + 1);
+        return by;
+      };
+      step = "opening the pool's connections";
+      for (let i = 0; i < 3; i++) await round();
+
+      step = "killing a worker";
+      const workerPids = spawnSync("pgrep", ["-P", String(child.pid)], { encoding: "utf8" }).stdout.trim().split("\n").map(Number);
+      expect(workerPids).toHaveLength(2);
+      process.kill(workerPids[0]!, "SIGKILL");
+      await until(() => logs.some((l) => l.msg === "worker exited; starting another"));
+      step = "refilling the pool while one worker serves";
+      const whileOne = await round();
+
+      step = "waiting for the replacement to serve";
+      await until(() => logs.filter((l) => l.msg === "worker serving").length === 3);
+      const serving = logs.filter((l) => l.msg === "worker serving").map((l) => l.worker);
+      const replacement = serving[2];
+      step = "waiting for the connections to spread";
+      let spread = new Map<unknown, number>();
+      for (let i = 0; i < 120; i++) {
+        spread = await round();
+        if ((spread.get(replacement) ?? 0) >= 3 && spread.size === 2) break;
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+      console.log(`connections per worker: while one served ${JSON.stringify([...whileOne])}, after the replacement served ${JSON.stringify([...spread])}`);
+      expect(spread.size).toBe(2);
+      expect(spread.get(replacement)).toBeGreaterThanOrEqual(3);
+      expect(spread.get(replacement)).toBeLessThanOrEqual(5);
+    } finally {
+      pool.destroy();
       child.kill("SIGKILL");
       await rm(dir, { recursive: true, force: true });
     }

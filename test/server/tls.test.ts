@@ -1,8 +1,9 @@
-import { X509Certificate } from "node:crypto";
+import { webcrypto, X509Certificate } from "node:crypto";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { connect as tlsConnect, type ConnectionOptions } from "node:tls";
+import { connect as tlsConnect, createSecureContext, type ConnectionOptions } from "node:tls";
+import * as x509 from "@peculiar/x509";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { opensslHasGroup } from "../../src/cli/tls-settings.js";
 import { createCa } from "../../src/kube/certificate-issuer.js";
@@ -81,6 +82,71 @@ function handshake(wh: TestWebhook, opts: ConnectionOptions): Promise<{ protocol
     socket.on("error", reject);
   });
 }
+
+/** A self-signed RSA serving certificate for localhost, in a --cert-dir layout (tls.crt, tls.key, ca.crt). */
+async function rsaCertDir(): Promise<string> {
+  const alg = { name: "RSASSA-PKCS1-v1_5", hash: "SHA-256", publicExponent: new Uint8Array([1, 0, 1]), modulusLength: 2048 };
+  const keys = (await webcrypto.subtle.generateKey(alg, true, ["sign", "verify"])) as webcrypto.CryptoKeyPair;
+  const now = Date.now();
+  const cert = await x509.X509CertificateGenerator.createSelfSigned(
+    {
+      name: "CN=localhost",
+      keys,
+      signingAlgorithm: alg,
+      notBefore: new Date(now - 3_600_000),
+      notAfter: new Date(now + 86_400_000),
+      extensions: [new x509.SubjectAlternativeNameExtension([{ type: "dns", value: "localhost" }])],
+    },
+    webcrypto,
+  );
+  const key = Buffer.from(await webcrypto.subtle.exportKey("pkcs8", keys.privateKey)).toString("base64");
+  const dir = await mkdtemp(join(tmpdir(), "duckbill-rsa-"));
+  await writeFile(join(dir, "tls.crt"), cert.toString("pem") + "\n");
+  await writeFile(join(dir, "ca.crt"), cert.toString("pem") + "\n");
+  await writeFile(join(dir, "tls.key"), `-----BEGIN PRIVATE KEY-----\n${key.replace(/.{1,64}/g, "$&\n")}-----END PRIVATE KEY-----\n`);
+  return dir;
+}
+
+describe("WEBHOOK_TLS_MIN_VERSION=1.2 without WEBHOOK_TLS_CIPHER_SUITES: Go's default TLS 1.2 suites (crypto/tls defaultCipherSuites)", () => {
+  // Each client offers one suite its own OpenSSL knows (checked first), so a refusal is the server's.
+  async function expectSuites(wh: TestWebhook, accepted: string[], refused: string[]): Promise<void> {
+    for (const cipher of [...accepted, ...refused]) expect(() => createSecureContext({ ciphers: cipher }), cipher).not.toThrow();
+    for (const cipher of accepted) expect(await handshake(wh, { maxVersion: "TLSv1.2", ciphers: cipher, rejectUnauthorized: false }), cipher).toMatchObject({ protocol: "TLSv1.2", cipher });
+    for (const cipher of refused) await expect(handshake(wh, { maxVersion: "TLSv1.2", ciphers: cipher, rejectUnauthorized: false }), cipher).rejects.toThrow(/handshake|alert|cipher/i);
+  }
+
+  it("with an ECDSA certificate: ECDHE with AES-GCM, ChaCha20-Poly1305 or AES-CBC-SHA only; TLS 1.3 keeps its three suites", async () => {
+    const wh = await startTestWebhook({ "tls-min-version": "1.2" });
+    try {
+      await expectSuites(
+        wh,
+        ["ECDHE-ECDSA-AES128-GCM-SHA256", "ECDHE-ECDSA-AES256-GCM-SHA384", "ECDHE-ECDSA-CHACHA20-POLY1305", "ECDHE-ECDSA-AES128-SHA", "ECDHE-ECDSA-AES256-SHA"],
+        // CBC-SHA256/384 (Go: disabledCipherSuites), CCM and ARIA (not in crypto/tls): Node's default list had them.
+        ["ECDHE-ECDSA-AES128-SHA256", "ECDHE-ECDSA-AES256-SHA384", "ECDHE-ECDSA-AES128-CCM", "ECDHE-ECDSA-AES256-CCM8", "ECDHE-ECDSA-ARIA128-GCM-SHA256"],
+      );
+      for (const cipher of ["TLS_AES_128_GCM_SHA256", "TLS_AES_256_GCM_SHA384", "TLS_CHACHA20_POLY1305_SHA256"]) {
+        expect(await handshake(wh, { ciphers: cipher })).toMatchObject({ protocol: "TLSv1.3", cipher });
+      }
+    } finally {
+      await wh.stop();
+    }
+  });
+
+  it("with an RSA certificate from --cert-dir: no static-RSA suite (no forward secrecy; Go's rsaKexCiphers)", async () => {
+    const dir = await rsaCertDir();
+    const wh = await startTestWebhook({ "tls-min-version": "1.2", "cert-dir": dir });
+    try {
+      await expectSuites(
+        wh,
+        ["ECDHE-RSA-AES128-GCM-SHA256", "ECDHE-RSA-AES256-GCM-SHA384", "ECDHE-RSA-CHACHA20-POLY1305", "ECDHE-RSA-AES128-SHA", "ECDHE-RSA-AES256-SHA"],
+        ["AES128-SHA", "AES256-SHA", "AES128-GCM-SHA256", "AES256-SHA256", "AES128-CCM", "ARIA128-GCM-SHA256", "ECDHE-RSA-AES128-SHA256", "ECDHE-RSA-AES256-SHA384", "ECDHE-ARIA128-GCM-SHA256"],
+      );
+    } finally {
+      await wh.stop();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
 
 describe("WEBHOOK_TLS_MAX_VERSION, WEBHOOK_TLS_CIPHER_SUITES, WEBHOOK_TLS_CURVE_PREFERENCES (knative.dev/pkg network/tls)", () => {
   async function withWebhook(settings: Record<string, string>, body: (wh: TestWebhook) => Promise<void>): Promise<void> {

@@ -1,6 +1,9 @@
 /**
  * Prometheus metrics of the configuration store, on a Registry the caller owns (never prom-client's global one,
- * so two stores in one process, e.g. in tests, do not collide).
+ * so two stores in one process, e.g. in tests, do not collide). Under `--workers` every worker runs its own store
+ * and the primary aggregates the series: counters are summed, the gauges report the worker furthest behind (the
+ * oldest confirmation, the earliest last sync), which is what an alert on a stale configuration wants; a sum would
+ * read twice the Unix time with two workers.
  */
 import { Counter, Gauge, type Registry } from "prom-client";
 
@@ -20,6 +23,7 @@ export class ConfigMetrics {
       help: "Seconds since the source last confirmed that the ConfigMap value in effect is current (an event, bookmark, list or directory read).",
       labelNames: ["configmap"],
       registers: [registry],
+      aggregator: "max",
       collect() {
         const t = now();
         for (const [name, at] of confirmedAt()) this.set({ configmap: name }, (t - at) / 1000);
@@ -29,6 +33,7 @@ export class ConfigMetrics {
       name: "duckbill_config_last_sync_timestamp_seconds",
       help: "Unix time of the last complete read of the configuration (a list from the API server or a directory read).",
       registers: [registry],
+      aggregator: "min",
     });
     this.invalid = new Counter({
       name: "duckbill_config_invalid_updates_total",
