@@ -7,6 +7,7 @@ import { defineConfig } from "vitest/config";
  * test/support/timing.ts covers the pauses a throttled machine takes on its own.
  */
 const TIMING = [
+  "test/cli/workers-restarts.test.ts",
   "src/server/logging.test.ts",
   "test/config/cluster-store.test.ts",
   "test/kube/cert-controller.test.ts",

@@ -396,7 +396,7 @@ export async function startWebhook(s: ServeSettings, deps: AdmissionDeps, opts: 
     metricsPort,
     tls,
     async shutdown() {
-      logger.info({ drainTimeout: s["drain-timeout"] }, "draining: probes fail from now on; closing once no request arrives for the drain period");
+      logger.info({ drainTimeout: s["drain-timeout"] }, "draining: probes fail from now on; closing once no request arrives for the drain period (a second signal exits at once)");
       await server.drainAndClose(); // the directory is still followed meanwhile: the drain can last a while
       await certDirWatch?.close();
       await releaseWatch?.close();

@@ -97,6 +97,14 @@ export function answerRebalancing(server: { connections(): Promise<number>; read
 }
 
 const RESTART_DELAY_MS = 1000;
+/**
+ * Replacements of workers that had served, within a minute, after which `serve` gives up and exits non-zero: a
+ * worker that keeps dying is not helped by another second of waiting, and a container restarted by the kubelet
+ * (with its back-off, and an event that says so) is what an operator sees and alerts on.
+ */
+export const MAX_RESTARTS_PER_MINUTE = 5;
+/** The last bytes of a worker's stderr kept for the primary's message when it dies. */
+const STDERR_TAIL_BYTES = 2048;
 /** How long the primary waits, once every worker has exited, for the rest of their log lines. */
 const LOG_FORWARD_WAIT_MS = 2000;
 
@@ -149,6 +157,8 @@ export async function runPrimary(s: ServeSettings, workers: number, logger: Logg
   cluster.setupPrimary({ silent: true });
   const writeLines = rawLogWriter(logger);
   const forwarding = new Set<Promise<void>>();
+  /** Each worker's last stderr bytes: why it died, when it says so (a port in use, a certificate that is refused). */
+  const stderrTail = new Map<number, string>();
   const fork = (): Worker => {
     const w = cluster.fork();
     const out = w.process.stdout;
@@ -158,7 +168,26 @@ export async function runPrimary(s: ServeSettings, workers: number, logger: Logg
       void done.then(() => forwarding.delete(done));
     }
     w.process.stderr?.pipe(process.stderr, { end: false });
+    w.process.stderr?.on("data", (chunk: Buffer) => stderrTail.set(w.id, ((stderrTail.get(w.id) ?? "") + chunk.toString("utf8")).slice(-STDERR_TAIL_BYTES)));
     return w;
+  };
+  /** Workers that told the primary they serve; one that exits without having served ends `serve`. */
+  const served = new Set<number>();
+  const restarts: number[] = [];
+  /** Ends `serve` with `code` once every worker is gone and their log lines are passed on. */
+  let failed = false;
+  const exitWith = (code: number): void => {
+    if (stopping || failed) return;
+    failed = true;
+    clearTimeout(roundTimer);
+    for (const w of Object.values(cluster.workers ?? {})) w?.process.kill("SIGKILL");
+    metricsServer?.close();
+    const passedOn = Promise.all(forwarding);
+    const waited = new Promise((resolve) => setTimeout(resolve, LOG_FORWARD_WAIT_MS));
+    void Promise.race([passedOn, waited]).then(() => {
+      logger.flush();
+      process.exit(code);
+    });
   };
   // Rebalancing rounds (see ShedConnections), restarted whenever a worker starts serving.
   let round = 0;
@@ -199,6 +228,7 @@ export async function runPrimary(s: ServeSettings, workers: number, logger: Logg
     if (reply !== undefined) return counted(worker, reply);
     if (!isServing(msg)) return;
     serving.set(worker.id, msg.port);
+    served.add(worker.id);
     rebalance();
     if (!announced && serving.size >= workers) {
       announced = true;
@@ -210,6 +240,7 @@ export async function runPrimary(s: ServeSettings, workers: number, logger: Logg
   });
   cluster.on("exit", (worker, code, signal) => {
     serving.delete(worker.id);
+    if (failed) return;
     if (stopping) {
       if (Object.keys(cluster.workers ?? {}).length === 0) {
         metricsServer?.close();
@@ -223,7 +254,25 @@ export async function runPrimary(s: ServeSettings, workers: number, logger: Logg
       }
       return;
     }
-    logger.error({ worker: worker.id, code, signal }, "worker exited; starting another");
+    const reason = (stderrTail.get(worker.id) ?? "").trim().split("\n").at(-1) ?? "";
+    stderrTail.delete(worker.id);
+    if (!served.has(worker.id)) {
+      // It could not start (a port in use, a certificate refused, a setting only a worker checks): every other one
+      // would fail the same way, so serve fails now with the reason instead of restarting workers for ever.
+      logger.error({ worker: worker.id, code, signal, reason }, `a worker exited before it served${reason === "" ? "" : ` (${reason})`}; serve stops`);
+      exitWith(typeof code === "number" && code !== 0 ? code : 1);
+      return;
+    }
+    served.delete(worker.id);
+    const now = Date.now();
+    restarts.push(now);
+    while ((restarts[0] ?? now) < now - 60_000) restarts.shift();
+    if (restarts.length > MAX_RESTARTS_PER_MINUTE) {
+      logger.error({ worker: worker.id, code, signal, reason, restarts: restarts.length }, `workers exited ${restarts.length} times within a minute; serve stops`);
+      exitWith(1);
+      return;
+    }
+    logger.error({ worker: worker.id, code, signal, reason }, "worker exited; starting another");
     setTimeout(fork, RESTART_DELAY_MS).unref();
   });
   const onSignal = (signal: NodeJS.Signals): void => {
@@ -233,7 +282,7 @@ export async function runPrimary(s: ServeSettings, workers: number, logger: Logg
       process.exit(1);
     }
     stopping = true;
-    logger.info({ signal, workers: serving.size }, "draining every worker");
+    logger.info({ signal, workers: serving.size }, "draining every worker; a second signal stops them at once");
     if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);
     for (const w of Object.values(cluster.workers ?? {})) w?.process.kill("SIGTERM");
   };

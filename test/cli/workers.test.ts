@@ -1,4 +1,5 @@
 import { spawn, spawnSync } from "node:child_process";
+import { createServer } from "node:net";
 import { existsSync } from "node:fs";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { availableParallelism, tmpdir } from "node:os";
@@ -202,6 +203,39 @@ describe("duckbill serve --workers 2", () => {
     } finally {
       pool.destroy();
       child.kill("SIGKILL");
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("duckbill serve: a failure to start fails", () => {
+  it.each([
+    ["1", "9090"],
+    ["2", "9090"],
+    ["3", "9090"],
+    ["2", "0"],
+  ])("--workers %s --metrics-port %s on an HTTPS port in use: exits non-zero with the reason, no restarts", async (workers, metrics) => {
+    const dir = await mkdtemp(join(tmpdir(), "duckbill-workers-"));
+    const taken = createServer();
+    await new Promise<void>((r) => taken.listen(0, "127.0.0.1", r));
+    const port = (taken.address() as { port: number }).port;
+    const metricsPort = metrics === "0" ? "0" : String(await freePort());
+    try {
+      const child = spawn(process.execPath, [bin, "serve", "--workers", workers], {
+        env: { ...process.env, WEBHOOK_PORT: String(port), WEBHOOK_HOST: "127.0.0.1", METRICS_PORT: metricsPort, METRICS_HOST: "127.0.0.1", GENERATED_CERT_DIR: dir, LOG_LEVEL: "info", CONFIG_SOURCE: "defaults" },
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      let stdout = "";
+      let stderr = "";
+      child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+      child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+      const code = await new Promise<number | null>((done) => child.once("close", done));
+      expect(code).not.toBe(0);
+      expect(stdout + stderr).toMatch(/EADDRINUSE/);
+      expect(stdout).not.toContain("worker exited; starting another");
+      if (workers !== "1") expect(stdout).toMatch(/a worker exited before it served \(.*EADDRINUSE.*\); serve stops/);
+    } finally {
+      taken.close();
       await rm(dir, { recursive: true, force: true });
     }
   });
