@@ -22,7 +22,7 @@ import { deniedBy } from "./kubectl-apply.js";
 import { controlledByService, liveName, nextApplyOf } from "./live-objects.js";
 import { readManifestPaths, type ManifestDocument, type ManifestError } from "./manifests.js";
 import { parseArgsOptions } from "./options.js";
-import { closest } from "./suggest.js";
+import { closest, orList } from "./suggest.js";
 import { FEATURES_HELP, IMPACT_HELP } from "./usage.js";
 
 const ENABLE_HINT = (key: string, value: string): string =>
@@ -54,11 +54,6 @@ function ignoredSettings(config: ConfigSnapshot): string[] {
     else if (parseFlagOf(key, value, config.profile) === undefined) notes.push(`note: config-features "${key}": "${value}" is not ${orList(flagValues(key, config.profile))}; Knative ignores it and keeps the default`);
   }
   return notes;
-}
-
-/** "A, B or C". */
-function orList(values: readonly string[]): string {
-  return values.length < 2 ? values.join("") : `${values.slice(0, -1).join(", ")} or ${values[values.length - 1] ?? ""}`;
 }
 
 function pad(s: string, n: number): string {

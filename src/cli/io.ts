@@ -3,6 +3,7 @@ import { loadConfigDir } from "../config/dir.js";
 import { resolveKnativeProfile } from "../config/profile.js";
 import { defaultSnapshot, type ConfigSnapshot } from "../config/snapshot.js";
 import { ManifestError, NoObjectsError } from "./manifests.js";
+import { argsProblem } from "./suggest.js";
 
 /** Where a command writes, so tests can capture it. */
 export interface CliIO {
@@ -57,14 +58,16 @@ export async function loadConfig(configDir: string | undefined, knativeVersion?:
 type ParseOptions = NonNullable<NonNullable<Parameters<typeof parseArgs>[0]>["options"]>;
 
 /** node:util parseArgs (strict, positionals allowed) with `-h`/`--help`, its errors as UsageError. */
-export function parseOrUsage(argv: string[], options: ParseOptions): { values: Record<string, string | boolean | string[] | undefined>; positionals: string[] } {
+export function parseOrUsage(argv: string[], options: ParseOptions, positionals = true): { values: Record<string, string | boolean | string[] | undefined>; positionals: string[] } {
+  const all = { ...options, help: { type: "boolean", short: "h" } } as const satisfies ParseOptions;
   try {
-    const r = parseArgs({ args: argv, options: { ...options, help: { type: "boolean", short: "h" } }, allowPositionals: true, strict: true });
+    const r = parseArgs({ args: argv, options: all, allowPositionals: positionals, strict: true });
     return { values: r.values as Record<string, string | boolean | string[] | undefined>, positionals: r.positionals };
   } catch (e) {
-    throw new UsageError((e as Error).message);
+    throw new UsageError(argsProblem(e as Error & { code?: string }, all));
   }
 }
+
 
 /**
  * How a command ends on an error it expects: a usage error (exit 2, with a pointer to the command's help), a manifest

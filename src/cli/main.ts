@@ -1,4 +1,5 @@
 import { parseArgs } from "node:util";
+import { argsProblem } from "./suggest.js";
 import { resolveKnativeProfile } from "../config/profile.js";
 import { defaultSnapshot } from "../config/snapshot.js";
 import type { LogLevel } from "../server/logging.js";
@@ -19,10 +20,11 @@ function usageError(command: string, message: string): number {
 }
 
 function parseOrUsage(command: string, argv: string[], options: NonNullable<NonNullable<Parameters<typeof parseArgs>[0]>["options"]>, positionals = false): ReturnType<typeof parseArgs> | number {
+  const all = { ...options, ...HELP_OPTION };
   try {
-    return parseArgs({ args: argv, options: { ...options, ...HELP_OPTION }, strict: true, allowPositionals: positionals });
+    return parseArgs({ args: argv, options: all, strict: true, allowPositionals: positionals });
   } catch (e) {
-    return usageError(command, (e as Error).message);
+    return usageError(command, argsProblem(e as Error & { code?: string }, all));
   }
 }
 

@@ -6,7 +6,6 @@
  * ConfigMaps (from the cluster, --config-dir or the manifests) go through /config-validation as both releases, and
  * their keys are read against both profiles (upgrade-configmaps.ts).
  */
-import { parseArgs } from "node:util";
 import type { AdmissionDeps } from "../admission/deps.js";
 import { isKnativeVersion, KNATIVE_VERSIONS, knativeProfile, PROFILES, type KnativeProfile } from "../config/profile.js";
 import { ADMISSION_CONFIGMAPS, snapshotFrom, withProfile, type ConfigSnapshot } from "../config/snapshot.js";
@@ -14,7 +13,7 @@ import type { ConfigData } from "../config/types.js";
 import { checkDocument, checkUnchangedUpdate, storedObject, type CheckOptions, type CheckResult, type DocumentIdentity } from "./check.js";
 import { defaultDeps } from "./deps.js";
 import { detectKnativeVersion, profileVersionOf, type DetectKnativeVersion } from "./detect-version.js";
-import { clusterCall, exitOnError, loadConfig, PROCESS_IO, UsageError, type CliIO } from "./io.js";
+import { clusterCall, exitOnError, loadConfig, parseOrUsage, PROCESS_IO, UsageError, type CliIO } from "./io.js";
 import { controlledByService, nextApplyOf } from "./live-objects.js";
 import { type ManifestDocument, type ManifestError, readManifestPaths } from "./manifests.js";
 import { renderHelp } from "./help.js";
@@ -61,12 +60,7 @@ interface Args {
 }
 
 function parseUpgradeArgs(argv: string[], env: NodeJS.ProcessEnv): Args {
-  let parsed;
-  try {
-    parsed = parseArgs({ args: argv, allowPositionals: true, strict: true, options: { ...parseArgsOptions(UPGRADE_CHECK_OPTIONS), help: { type: "boolean", short: "h" } } });
-  } catch (e) {
-    throw new UsageError((e as Error).message);
-  }
+  const parsed = parseOrUsage(argv, parseArgsOptions(UPGRADE_CHECK_OPTIONS));
   const v = parsed.values as Record<string, unknown>;
   const setting = (flag: string): string => settingOf(UPGRADE_CHECK_OPTIONS, flag, v, env);
   const help = v.help === true;

@@ -98,7 +98,19 @@ describe("--help on every command", () => {
   it("rejects an unknown option with the command's name and a pointer to its help", () => {
     const r = run(["admit", "--nope"]);
     expect(r.status).toBe(2);
-    expect(r.stderr).toMatch(/^duckbill admit: Unknown option '--nope'.*\nRun "duckbill admit --help" for usage\.\n$/s);
+    expect(r.stderr).toBe(`duckbill admit: unknown option --nope (an argument that starts with '-' goes after --, as in -- "--nope")\nRun "duckbill admit --help" for usage.\n`);
+  });
+
+  it.each([
+    [["serve", "--kubconfig", "x"], 'duckbill serve: unknown option --kubconfig; did you mean --kubeconfig?'],
+    [["check", "--namepace", "a", "-f", "x"], "duckbill check: unknown option --namepace; did you mean --namespace?"],
+    [["admit", "--path"], "duckbill admit: --path needs a value"],
+    [["serve", "--http2=yes"], "duckbill serve: --http2 is a switch and takes no value"],
+    [["serve", "extra"], 'duckbill serve: unexpected argument "extra": this command takes options only'],
+  ])("says what is wrong with %j in the command line's own words", (args, message) => {
+    const r = run(args);
+    expect(r.status).toBe(2);
+    expect(r.stderr.split("\n")[0]).toBe(message);
   });
 });
 

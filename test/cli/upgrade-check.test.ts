@@ -360,7 +360,7 @@ describe("duckbill upgrade-check: usage", () => {
   it("exits 2 on an unknown flag", async () => {
     const r = await upgradeCheck(["--form", "1.17"]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/^duckbill upgrade-check: Unknown option '--form'/);
+    expect(r.stderr).toMatch(/^duckbill upgrade-check: unknown option --form; did you mean --from\?/);
   });
 
   it("exits 2 on a manifest it cannot read", async () => {
