@@ -1,6 +1,7 @@
 import { decodeGo } from "../go/encoding/json/index.js";
 import { configMapType } from "../apis/knative-types.js";
 import { formatGvk } from "../apis/gvk.js";
+import { stackOverflowError } from "../config/configmap-parse.js";
 import { FEATURES_CONFIG_NAME, parseFeaturesConfig } from "../config/features.js";
 import { DEFAULT_PROFILE } from "../config/profile.js";
 import type { FeaturesConfig } from "../config/types.js";
@@ -59,7 +60,13 @@ export function admitConfigMap(req: AdmissionRequest, deps: AdmissionDeps, env?:
   if (env?.config.profile.unvalidatedConfigMaps.includes(name) === true) return ALLOWED;
   const validator = deps.configMaps.lookup(name);
   if (validator === undefined) return ALLOWED;
-  const failure = validator(data, annotations, env?.config.profile);
+  let failure: string | undefined;
+  try {
+    failure = validator(data, annotations, env?.config.profile);
+  } catch (e) {
+    if (!(e instanceof RangeError)) throw e;
+    failure = stackOverflowError(name, e);
+  }
   if (failure !== undefined) return deny(`validation failed: ${failure}`);
   if (env?.gatedUsage === undefined || name !== FEATURES_CONFIG_NAME) return ALLOWED;
   const warnings = featuresImpact(req, env, env.gatedUsage, data);

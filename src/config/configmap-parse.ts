@@ -93,3 +93,12 @@ export function asQuantity(data: ConfigData, key: string): GoParse<string | unde
   const q = parseQuantity(raw);
   return q.ok ? present(formatQuantity(q.quantity)) : { ok: false, error: `failed to parse ${goQuote(key)}: ${q.error}` };
 }
+
+/**
+ * The error for a ConfigMap whose parser threw RangeError. Knative's parsers answer every input (Go's stacks
+ * grow); the ports here recurse on explicit stacks wherever Go recurses, so this is a fault of the port, reported
+ * as that ConfigMap's error (its last good value stays in effect) instead of failing the request or the store.
+ */
+export function stackOverflowError(name: string, e: RangeError): string {
+  return `${name}: its values nest deeper than this webhook can parse (${e.message})`;
+}

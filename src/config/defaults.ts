@@ -55,9 +55,9 @@ export const DEFAULT_DEFAULTS: DefaultsConfig = Object.freeze({
   revisionEphemeralStorageLimit: undefined,
 });
 
-/** asTemplate: template.New("container-template").Parse(raw); its error unwrapped. */
-function asTemplate(data: ConfigData, key: string, fallback: string): GoParse<GoTemplate> {
-  const r = parseGoTemplate(TEMPLATE_NAME, lookup(data, key) ?? fallback);
+/** asTemplate: template.New("container-template").Parse(raw) with the release's Go; its error unwrapped. */
+function asTemplate(data: ConfigData, key: string, fallback: string, profile: KnativeProfile): GoParse<GoTemplate> {
+  const r = parseGoTemplate(TEMPLATE_NAME, lookup(data, key) ?? fallback, { maxStackDepth: profile.toolchain.templateMaxStackDepth });
   return r.ok ? { ok: true, value: r.template } : r;
 }
 
@@ -86,9 +86,9 @@ type QuantityField = (typeof QUANTITY_KEYS)[number][1];
  * webhook writes into the object).
  */
 export function parseDefaultsConfig(data: ConfigData, profile: KnativeProfile = DEFAULT_PROFILE): GoParse<DefaultsConfig> {
-  const initTemplate = asTemplate(data, "init-container-name-template", DEFAULT_INIT_CONTAINER_NAME);
+  const initTemplate = asTemplate(data, "init-container-name-template", DEFAULT_INIT_CONTAINER_NAME, profile);
   if (!initTemplate.ok) return initTemplate;
-  const userTemplate = asTemplate(data, "container-name-template", DEFAULT_USER_CONTAINER_NAME);
+  const userTemplate = asTemplate(data, "container-name-template", DEFAULT_USER_CONTAINER_NAME, profile);
   if (!userTemplate.ok) return userTemplate;
   const allowZero = asBool(data, "allow-container-concurrency-zero", true, profile.configMapParse);
   if (!allowZero.ok) return allowZero;

@@ -107,6 +107,12 @@ export interface Toolchain {
    * 307 from it (golang/go src/net/http/server.go: ServeMux.Handler).
    */
   readonly cleanPathRedirectStatus: 301 | 307;
+  /**
+   * text/template's bound on nested parenthesized pipelines (golang/go src/text/template/parse/parse.go:
+   * maxStackDepth, checked in (*Tree).term): 10000 in Go 1.26, none in Go 1.23, whose parser recurses on a
+   * goroutine stack that grows, so every name template a ConfigMap can hold parses.
+   */
+  readonly templateMaxStackDepth: number | undefined;
 }
 
 export interface ProbeRules {
@@ -242,8 +248,8 @@ const UNKNOWN_K8S_FIELDS_1_23 = Object.freeze({ "core.PodSpec": ["schedulingGrou
 /** k8s.io/api v0.36 (serving v0.51.0): PodSpec.workloadRef is gone again (replaced by schedulingGroup). */
 const UNKNOWN_K8S_FIELDS_1_24 = Object.freeze({ "core.PodSpec": ["workloadRef"] });
 
-const GO_1_23: Toolchain = Object.freeze({ go: "go1.23", jsonEmbeddedFieldNames: false, cleanPathRedirectStatus: 301 });
-const GO_1_26: Toolchain = Object.freeze({ go: "go1.26", jsonEmbeddedFieldNames: true, cleanPathRedirectStatus: 307 });
+const GO_1_23: Toolchain = Object.freeze({ go: "go1.23", jsonEmbeddedFieldNames: false, cleanPathRedirectStatus: 301, templateMaxStackDepth: undefined });
+const GO_1_26: Toolchain = Object.freeze({ go: "go1.26", jsonEmbeddedFieldNames: true, cleanPathRedirectStatus: 307, templateMaxStackDepth: 10000 });
 
 export const PROFILES: Readonly<Record<KnativeVersion, KnativeProfile>> = Object.freeze({
   "1.17": Object.freeze({ version: "1.17", servingModule: "knative.dev/serving v0.44.2", bodyTooLargeStatus: 413, unvalidatedConfigMaps: [], volumes: VOLUMES_1_17, securePodDefaults: SECURE_POD_DEFAULTS_1_17, configMapParse: CONFIGMAP_PARSE_1_17, observabilitySchema: "opencensus", deploymentBoolKeys: [], probes: PROBES_1_17, labelKeyWording: false, unknownK8sFields: UNKNOWN_K8S_FIELDS_1_17, podSpecDryRun: "flag", namespaceOwnerController: true, webhookMetrics: "opencensus", controllerFlags: [], toolchain: GO_1_23 }),

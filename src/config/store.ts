@@ -15,6 +15,7 @@
 import { statSync } from "node:fs";
 import type { Logger } from "pino";
 import type { Registry } from "prom-client";
+import { stackOverflowError } from "./configmap-parse.js";
 import type { KnativeProfile } from "./profile.js";
 import type { DirectoryConfigMapSource } from "./sources/directory.js";
 import { ConfigMetrics } from "./sources/metrics.js";
@@ -154,7 +155,7 @@ class LiveConfig implements ConfigMapSink {
         candidate = this.build(name, observed.data);
         error = candidate.configErrors.get(name);
       } catch (e) {
-        error = (e as Error).message;
+        error = e instanceof RangeError ? stackOverflowError(name, e) : (e as Error).message;
       }
     }
     if (error !== undefined || candidate === undefined) {

@@ -98,6 +98,25 @@ describe("diffJson is fast-json-patch's compare without the copies", () => {
   });
 });
 
+describe("diffJson on deeply nested documents", () => {
+  /** `depth` objects nested under "a", around `inner`, built without recursion. */
+  function nested(depth: number, inner: unknown): Record<string, unknown> {
+    let v = inner;
+    for (let i = 0; i < depth; i++) v = { a: v };
+    return v as Record<string, unknown>;
+  }
+
+  it("finds changes 10,000 levels down in the order compare does, without overflowing the stack", () => {
+    const path = "/a".repeat(10000);
+    expect(diffJson(nested(10000, { x: 1, y: [1] }), nested(10000, { x: 2, z: true }))).toEqual([
+      { op: "remove", path: path + "/y" },
+      { op: "replace", path: path + "/x", value: 2 },
+      { op: "add", path: path + "/z", value: true },
+    ]);
+    expect(diffJson(nested(10000, [1]), nested(10000, [1]))).toEqual([]);
+  });
+});
+
 describe("escapePathComponent", () => {
   it.each([
     ["plain", "plain"],

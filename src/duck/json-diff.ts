@@ -53,50 +53,89 @@ function push(ops: Ops, op: JsonPatchOperation): void {
   ops.list.push(op);
 }
 
-/** fast-json-patch's `_generate` (duplex.js) without the `invertible` tests and the clones. */
+/** One `_generate` call in progress: its two containers, its path, and how far its loop over the old keys got. */
+interface Frame {
+  readonly b: Record<string, unknown>;
+  readonly a: Record<string, unknown>;
+  readonly after: Container;
+  readonly path: string;
+  readonly beforeIsArray: boolean;
+  readonly afterIsArray: boolean;
+  readonly oldKeys: string[];
+  /** The next old key to look at (they are visited last to first). */
+  t: number;
+  deleted: boolean;
+}
+
+function frame(before: Container, after: Container, path: string): Frame {
+  const beforeIsArray = Array.isArray(before);
+  const oldKeys = keysOf(before, beforeIsArray);
+  return {
+    b: before as Record<string, unknown>,
+    a: after as Record<string, unknown>,
+    after,
+    path,
+    beforeIsArray,
+    afterIsArray: Array.isArray(after),
+    oldKeys,
+    t: oldKeys.length - 1,
+    deleted: false,
+  };
+}
+
+/**
+ * fast-json-patch's `_generate` (duplex.js) without the `invertible` tests and the clones. `_generate` recurses
+ * into each pair of containers in the middle of its loop over the old keys; here the calls in progress are frames
+ * on an explicit stack, so a deeply nested member (a managedFields entry's fieldsV1, say) cannot overflow the JS
+ * stack, and the operations come out in the same order.
+ */
 function diffContainers(before: Container, after: Container, path: string, ops: Ops): void {
   if (before === after) return;
-  const beforeIsArray = Array.isArray(before);
-  const afterIsArray = Array.isArray(after);
-  const oldKeys = keysOf(before, beforeIsArray);
-  const newKeyCount = afterIsArray ? after.length : -1;
-  const newKeys = afterIsArray ? undefined : Object.keys(after);
-  const b = before as Record<string, unknown>;
-  const a = after as Record<string, unknown>;
-  let deleted = false;
-  // Old members last to first, so that array elements are removed from the end.
-  for (let t = oldKeys.length - 1; t >= 0; t--) {
-    const key = oldKeys[t] as string;
-    const oldVal = b[key];
-    if (Object.hasOwn(a, key) && !(a[key] === undefined && oldVal !== undefined && !afterIsArray)) {
-      const newVal = a[key];
-      if (
-        typeof oldVal === "object" &&
-        oldVal !== null &&
-        typeof newVal === "object" &&
-        newVal !== null &&
-        Array.isArray(oldVal) === Array.isArray(newVal)
-      ) {
-        diffContainers(oldVal as Container, newVal as Container, path + "/" + escapePathComponent(key), ops);
-      } else if (oldVal !== newVal) {
-        // compare's clone turns an undefined array element into null.
-        push(ops, { op: "replace", path: path + "/" + escapePathComponent(key), value: newVal === undefined ? null : newVal });
+  const stack: Frame[] = [frame(before, after, path)];
+  while (stack.length > 0) {
+    const f = stack[stack.length - 1] as Frame;
+    const { b, a } = f;
+    let child: Frame | undefined;
+    // Old members last to first, so that array elements are removed from the end.
+    while (child === undefined && f.t >= 0) {
+      const key = f.oldKeys[f.t--] as string;
+      const oldVal = b[key];
+      if (Object.hasOwn(a, key) && !(a[key] === undefined && oldVal !== undefined && !f.afterIsArray)) {
+        const newVal = a[key];
+        if (
+          typeof oldVal === "object" &&
+          oldVal !== null &&
+          typeof newVal === "object" &&
+          newVal !== null &&
+          Array.isArray(oldVal) === Array.isArray(newVal)
+        ) {
+          if (oldVal !== newVal) child = frame(oldVal as Container, newVal as Container, f.path + "/" + escapePathComponent(key));
+        } else if (oldVal !== newVal) {
+          // compare's clone turns an undefined array element into null.
+          push(ops, { op: "replace", path: f.path + "/" + escapePathComponent(key), value: newVal === undefined ? null : newVal });
+        }
+      } else if (f.beforeIsArray === f.afterIsArray) {
+        push(ops, { op: "remove", path: f.path + "/" + escapePathComponent(key) });
+        f.deleted = true;
+      } else {
+        // Only reachable at the root (containers of different kinds are otherwise replaced whole), and
+        // repeated once per old member, as compare does.
+        push(ops, { op: "replace", path: f.path, value: f.after });
       }
-    } else if (beforeIsArray === afterIsArray) {
-      push(ops, { op: "remove", path: path + "/" + escapePathComponent(key) });
-      deleted = true;
-    } else {
-      // Only reachable at the root (containers of different kinds are otherwise replaced whole), and
-      // repeated once per old member, as compare does.
-      push(ops, { op: "replace", path, value: after });
     }
-  }
-  const newLength = newKeys === undefined ? newKeyCount : newKeys.length;
-  if (!deleted && newLength === oldKeys.length) return;
-  for (let t = 0; t < newLength; t++) {
-    const key = newKeys === undefined ? String(t) : (newKeys[t] as string);
-    const value = a[key];
-    if (!Object.hasOwn(b, key) && value !== undefined) push(ops, { op: "add", path: path + "/" + escapePathComponent(key), value });
+    if (child !== undefined) {
+      stack.push(child);
+      continue;
+    }
+    stack.pop();
+    const newKeys = f.afterIsArray ? undefined : Object.keys(a);
+    const newLength = newKeys === undefined ? (f.after as unknown[]).length : newKeys.length;
+    if (!f.deleted && newLength === f.oldKeys.length) continue;
+    for (let t = 0; t < newLength; t++) {
+      const key = newKeys === undefined ? String(t) : (newKeys[t] as string);
+      const value = a[key];
+      if (!Object.hasOwn(b, key) && value !== undefined) push(ops, { op: "add", path: f.path + "/" + escapePathComponent(key), value });
+    }
   }
 }
 

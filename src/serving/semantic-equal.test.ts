@@ -55,3 +55,16 @@ describe("semanticEqual without a type", () => {
     expect(semanticEqual(b, a)).toBe(want);
   });
 });
+
+describe("semanticEqual without a type on deeply nested values", () => {
+  function nested(depth: number, inner: unknown): unknown {
+    let v = inner;
+    for (let i = 0; i < depth; i++) v = { a: [v] };
+    return v;
+  }
+
+  it("compares 10,000 levels without overflowing the stack", () => {
+    expect(semanticEqual(nested(10000, { x: 1 }), nested(10000, { x: 1, y: {} }))).toBe(true);
+    expect(semanticEqual(nested(10000, { x: 1 }), nested(10000, { x: 2 }))).toBe(false);
+  });
+});

@@ -10,6 +10,7 @@
  * as `"1Gi"` and `"1073741824"` are equal. Without a type the comparison is structural, with
  * null/absent, `[]` and `{}` treated as the same empty value.
  */
+import { jsonSemanticEqual } from "../duck/json-equal.js";
 import { compareQuantities, parseQuantity, type Quantity } from "../go/apimachinery/quantity.js";
 import type { GoType, StructType } from "../go/encoding/json/types.js";
 
@@ -111,27 +112,9 @@ function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
-/** null/absent, `[]` and `{}` are one empty value; so is an object whose members are all empty. */
-function isEmptyValue(v: unknown): boolean {
-  if (isNil(v)) return true;
-  if (Array.isArray(v)) return v.length === 0;
-  if (!isObject(v)) return false;
-  for (const key of Object.keys(v)) if (!isEmptyValue(v[key])) return false;
-  return true;
-}
-
-function untypedEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (isObject(a) && isObject(b)) {
-    // Members holding an empty value count as absent.
-    for (const key of Object.keys(a)) if (!untypedEqual(a[key], Object.hasOwn(b, key) ? b[key] : undefined)) return false;
-    for (const key of Object.keys(b)) if (!Object.hasOwn(a, key) && !isEmptyValue(b[key])) return false;
-    return true;
-  }
-  if (Array.isArray(a) && Array.isArray(b)) {
-    if (a.length !== b.length) return false;
-    for (let i = 0; i < a.length; i++) if (!untypedEqual(a[i], b[i])) return false;
-    return true;
-  }
-  return isEmptyValue(a) && isEmptyValue(b);
-}
+/**
+ * The untyped comparison: null/absent, `[]` and `{}` are one empty value, as is an object whose members are all
+ * empty. duck/json-equal's, which runs on an explicit stack: an untyped value (a revision template as sent, a
+ * RawExtension) may nest as deep as encoding/json allows.
+ */
+const untypedEqual = jsonSemanticEqual;

@@ -425,6 +425,9 @@ export function extremeCases(): FuzzCase[] {
     add(`unknown field nested 9,990 ${kind}s`, serviceWith(`unknown field nested 9,990 ${kind}s`, service(`{"template":{"spec":{"containers":[${CONTAINER}]}},"x":${nestedText(9990, kind)}}`)));
     add(`annotation nested 9,990 ${kind}s`, serviceWith(`annotation nested 9,990 ${kind}s`, service(`{}`, `,"annotations":${nestedText(9990, kind)}`)));
     add(`container env nested 9,980 ${kind}s`, serviceWith(`container env nested 9,980 ${kind}s`, service(`{"template":{"spec":{"containers":[{"image":"a","env":${nestedText(9980, kind)}}]}}}`)));
+    // metav1.FieldsV1 is raw JSON: kept whole through defaulting, so the defaulting patch's diff walks all of it.
+    const fieldsV1 = `,"managedFields":[{"manager":"m","operation":"Update","apiVersion":"v1","fieldsType":"FieldsV1","fieldsV1":${nestedText(9985, kind)}}]`;
+    add(`managedFields fieldsV1 nested 9,985 ${kind}s`, serviceWith(`managedFields fieldsV1 nested 9,985 ${kind}s`, service(`{"template":{"spec":{"containers":[${CONTAINER}]}}}`, fieldsV1)));
     // Over Go's limit: a syntax error, answered 400.
     add(`body nested 10,001 ${kind}s`, Buffer.from(nestedText(10_001, kind)), undefined);
     add(`object nested 10,001 ${kind}s`, serviceWith("deep", nestedText(10_001, kind)), undefined);

@@ -101,14 +101,15 @@ export function parseNetworkConfig(data: ConfigData, profile: KnativeProfile = D
   }
   if (rollout < 0n) return `rollout-duration must be a positive integer, but was ${rollout}`;
 
-  const domainTemplate = parseGoTemplate("domain-template", asString(data, "domain-template", asString(data, "domainTemplate", DEFAULT_DOMAIN_TEMPLATE, rules), rules));
+  const go = { maxStackDepth: profile.toolchain.templateMaxStackDepth };
+  const domainTemplate = parseGoTemplate("domain-template", asString(data, "domain-template", asString(data, "domainTemplate", DEFAULT_DOMAIN_TEMPLATE, rules), rules), go);
   if (!domainTemplate.ok) return domainTemplate.error;
   const rendered = domainTemplate.template.execute(DOMAIN_TEMPLATE_SAMPLE);
   if (!rendered.ok) return rendered.error;
   const urlErr = checkRenderedDomain(rendered.value);
   if (urlErr !== undefined) return urlErr;
 
-  const tagTemplate = parseGoTemplate("tag-template", asString(data, "tag-template", asString(data, "tagTemplate", DEFAULT_TAG_TEMPLATE, rules), rules));
+  const tagTemplate = parseGoTemplate("tag-template", asString(data, "tag-template", asString(data, "tagTemplate", DEFAULT_TAG_TEMPLATE, rules), rules), go);
   if (!tagTemplate.ok) return tagTemplate.error;
   const tag = tagTemplate.template.execute(TAG_TEMPLATE_SAMPLE);
   if (!tag.ok) return tag.error;

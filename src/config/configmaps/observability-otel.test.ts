@@ -55,7 +55,7 @@ const CASES: ReadonlyArray<readonly [data: Record<string, string>, error: string
 
 describe("parseOtelObservabilityConfig", () => {
   it.each(CASES)("%j → %s", (data, error) => {
-    expect(parseOtelObservabilityConfig(data, RULES)).toBe(error);
+    expect(parseOtelObservabilityConfig(data, RULES, PROFILES["1.23"].toolchain)).toBe(error);
   });
 });
 

@@ -14,7 +14,7 @@ import { formatFloatFixed } from "../../go/strconv/strconv.js";
 import { Duration, SECOND } from "../../go/time/duration.js";
 import { parseGoTemplate } from "../../go/text/template/template.js";
 import { asBool, asDuration, asFloat64, asString, lookup } from "../configmap-parse.js";
-import type { ConfigMapParseRules } from "../profile.js";
+import type { ConfigMapParseRules, Toolchain } from "../profile.js";
 import type { ConfigData } from "../types.js";
 
 const REQ_LOG_TEMPLATE_KEY = "logging.request-log-template";
@@ -81,7 +81,7 @@ function checkRuntime(data: ConfigData, rules: ConfigMapParseRules): string | un
 }
 
 /** knative.dev/serving pkg/observability/config.go: NewFromMap (the OpenTelemetry config-observability). */
-export function parseOtelObservabilityConfig(data: ConfigData, rules: ConfigMapParseRules): string | undefined {
+export function parseOtelObservabilityConfig(data: ConfigData, rules: ConfigMapParseRules, toolchain: Toolchain): string | undefined {
   const base = checkTracing(data, rules) ?? checkMetrics(data, "", rules) ?? checkRuntime(data, rules) ?? checkMetrics(data, "request-", rules);
   if (base !== undefined) return base;
   // configmap.Parse in order; the string keys cannot fail.
@@ -99,7 +99,7 @@ export function parseOtelObservabilityConfig(data: ConfigData, rules: ConfigMapP
     return `${goQuote(ENABLE_REQ_LOG_KEY)} was set to true, but no ${goQuote(REQ_LOG_TEMPLATE_KEY)} was specified`;
   }
   if (configured && template !== "") {
-    const t = parseGoTemplate("requestLog", template);
+    const t = parseGoTemplate("requestLog", template, { maxStackDepth: toolchain.templateMaxStackDepth });
     if (!t.ok) return t.error;
   }
   return undefined;

@@ -26,7 +26,7 @@ const DEFAULT_REQUEST_LOG_TEMPLATE =
 
 export function parseObservabilityConfig(data: ConfigData, profile: KnativeProfile = DEFAULT_PROFILE): string | undefined {
   const rules = profile.configMapParse;
-  if (profile.observabilitySchema === "opentelemetry") return parseOtelObservabilityConfig(data, rules);
+  if (profile.observabilitySchema === "opentelemetry") return parseOtelObservabilityConfig(data, rules, profile.toolchain);
   // getDefaultRequestMetricsReportingPeriod: only a non-empty global period is parsed.
   const period = lookup(data, REPORTING_PERIOD_KEY);
   if (period !== undefined && period !== "" && !atoi(period).ok) return `invalid ${REPORTING_PERIOD_KEY} value ${goQuote(period)}`;
@@ -46,7 +46,7 @@ export function parseObservabilityConfig(data: ConfigData, profile: KnativeProfi
   if (template === "" && enableReqLog.value) return `${goQuote(ENABLE_REQ_LOG_KEY)} was set to true, but no ${goQuote(REQ_LOG_TEMPLATE_KEY)} was specified`;
   // The default template is known to parse.
   if (template !== "" && template !== DEFAULT_REQUEST_LOG_TEMPLATE) {
-    const t = parseGoTemplate("requestLog", template);
+    const t = parseGoTemplate("requestLog", template, { maxStackDepth: profile.toolchain.templateMaxStackDepth });
     if (!t.ok) return t.error;
   }
   return undefined;

@@ -6,6 +6,7 @@
 import { ErrorKind } from "./scanner.js";
 import { EVENT_NAMES, Ev, Parser, type YamlEvent } from "./parser.js";
 import { BINARY_TAG, MERGE_TAG, TIMESTAMP_TAG, YamlFailure, failf, resolve } from "./resolve.js";
+import { call, runRecursion, type Recursion } from "../internal/recursion.js";
 import { GoMap, goSharpV, type GoValue } from "./values.js";
 
 const enum Kind {
@@ -94,36 +95,78 @@ class NodeBuilder {
     if (anchor !== undefined) this.doc?.anchors?.set(anchor, n);
   }
 
+  /**
+   * parser.parse: the next node with all its children. Go's parse recurses through document, sequence and
+   * mapping on a growable stack; here the nodes still open (innermost last) are kept on `open`, so nesting as
+   * deep as the scanner allows (max_flow_level, max_indents) costs no JS stack.
+   */
   parse(): YamlNode | undefined {
     if (!this.doneInit) {
       this.expect(Ev.StreamStart);
       this.doneInit = true;
     }
-    switch (this.peek()) {
-      case Ev.Scalar:
-        return this.scalar();
-      case Ev.Alias:
-        return this.alias();
-      case Ev.MappingStart:
-        return this.mapping();
-      case Ev.SequenceStart:
-        return this.sequence();
-      case Ev.DocumentStart:
-        return this.document();
-      case Ev.StreamEnd:
-        return undefined;
-      default:
-        throw new Error("attempted to parse unknown event: " + EVENT_NAMES[this.current().type]);
+    const open: YamlNode[] = [];
+    for (;;) {
+      let n = this.closed(open[open.length - 1]);
+      if (n !== undefined) {
+        open.pop();
+      } else {
+        switch (this.peek()) {
+          case Ev.Scalar:
+            n = this.scalar();
+            break;
+          case Ev.Alias:
+            n = this.alias();
+            break;
+          case Ev.MappingStart:
+            open.push(this.mapping());
+            continue;
+          case Ev.SequenceStart:
+            open.push(this.sequence());
+            continue;
+          case Ev.DocumentStart:
+            open.push(this.document());
+            continue;
+          case Ev.StreamEnd:
+            break;
+          default:
+            throw new Error("attempted to parse unknown event: " + EVENT_NAMES[this.current().type]);
+        }
+      }
+      const parent = open[open.length - 1];
+      if (parent === undefined) return n;
+      parent.children.push(n);
     }
   }
 
+  /** The end of p.document, p.sequence or p.mapping: `n` when its last child has been read, after its end event. */
+  private closed(n: YamlNode | undefined): YamlNode | undefined {
+    if (n === undefined) return undefined;
+    switch (n.kind) {
+      case Kind.Document:
+        // p.document: exactly one child, then the document end.
+        if (n.children.length === 0) return undefined;
+        this.expect(Ev.DocumentEnd);
+        return n;
+      case Kind.Sequence:
+        // p.sequence: `for p.peek() != yaml_SEQUENCE_END_EVENT { ... p.parse() }`.
+        if (this.peek() !== Ev.SequenceEnd) return undefined;
+        this.expect(Ev.SequenceEnd);
+        return n;
+      default:
+        // p.mapping: `for p.peek() != yaml_MAPPING_END_EVENT { ... p.parse(), p.parse() }`.
+        if (n.children.length % 2 !== 0 || this.peek() !== Ev.MappingEnd) return undefined;
+        this.expect(Ev.MappingEnd);
+        return n;
+    }
+  }
+
+  /** The start of p.document; parse reads its child. */
   private document(): YamlNode {
     const n = this.node(Kind.Document);
     n.anchors = new Map();
     this.doc = n;
     this.expect(Ev.DocumentStart);
-    n.children.push(this.parse());
-    this.expect(Ev.DocumentEnd);
     return n;
   }
 
@@ -147,21 +190,19 @@ class NodeBuilder {
     return n;
   }
 
+  /** The start of p.sequence; parse reads its children and its end. */
   private sequence(): YamlNode {
     const n = this.node(Kind.Sequence);
     this.anchor(n, this.current().anchor);
     this.expect(Ev.SequenceStart);
-    while (this.peek() !== Ev.SequenceEnd) n.children.push(this.parse());
-    this.expect(Ev.SequenceEnd);
     return n;
   }
 
+  /** The start of p.mapping; parse reads its children and its end. */
   private mapping(): YamlNode {
     const n = this.node(Kind.Mapping);
     this.anchor(n, this.current().anchor);
     this.expect(Ev.MappingStart);
-    while (this.peek() !== Ev.MappingEnd) n.children.push(this.parse(), this.parse());
-    this.expect(Ev.MappingEnd);
     return n;
   }
 }
@@ -191,35 +232,43 @@ class Decoder {
     }
   }
 
+  /** d.unmarshal into an interface{}, run on an explicit stack (see ../internal/recursion.ts). */
   unmarshal(n: YamlNode | undefined): GoValue {
+    return runRecursion(this.value(n));
+  }
+
+  private *value(n: YamlNode | undefined): Recursion<GoValue> {
     if (n === undefined) return null;
     this.count();
     switch (n.kind) {
       case Kind.Document:
         if (n.children.length === 1) {
           this.doc = n;
-          return this.unmarshal(n.children[0]);
+          return yield* call(this.value(n.children[0]));
         }
         return null;
       case Kind.Alias:
-        return this.alias(n);
+        return yield* call(this.alias(n));
       case Kind.Scalar:
         return this.scalar(n);
       case Kind.Mapping: {
         const out = new GoMap();
-        this.mappingInto(n, out);
+        yield* call(this.mappingInto(n, out));
         return out;
       }
-      case Kind.Sequence:
-        return n.children.map((c) => this.unmarshal(c));
+      case Kind.Sequence: {
+        const out: GoValue[] = [];
+        for (const c of n.children) out.push(yield* call(this.value(c)));
+        return out;
+      }
     }
   }
 
-  private alias(n: YamlNode): GoValue {
+  private *alias(n: YamlNode): Recursion<GoValue> {
     if (this.aliases.has(n)) failf(`anchor '${n.value}' value contains itself`);
     this.aliases.add(n);
     this.aliasDepth++;
-    const v = this.unmarshal(n.alias);
+    const v = yield* call(this.value(n.alias));
     this.aliasDepth--;
     this.aliases.delete(n);
     return v;
@@ -239,48 +288,48 @@ class Decoder {
   }
 
   /** d.mapping into an existing map (a fresh one, or the target of a merge). */
-  private mappingInto(n: YamlNode, out: GoMap): void {
+  private *mappingInto(n: YamlNode, out: GoMap): Recursion<void> {
     for (let i = 0; i < n.children.length; i += 2) {
       const keyNode = n.children[i];
       const valueNode = n.children[i + 1];
       if (isMerge(keyNode)) {
-        this.merge(valueNode, out);
+        yield* call(this.merge(valueNode, out));
         continue;
       }
-      const k = this.unmarshal(keyNode);
+      const k = yield* call(this.value(keyNode));
       if (k instanceof GoMap || Array.isArray(k)) failf(`invalid map key: ${goSharpV(k)}`);
-      out.set(k, this.unmarshal(valueNode));
+      out.set(k, yield* call(this.value(valueNode)));
     }
   }
 
   /** d.unmarshal(n, out) for a merge source: (an alias of) a mapping decoded into the existing map. */
-  private mergeOne(n: YamlNode, out: GoMap): void {
+  private *mergeOne(n: YamlNode, out: GoMap): Recursion<void> {
     this.count();
     if (n.kind === Kind.Alias) {
       if (this.aliases.has(n)) failf(`anchor '${n.value}' value contains itself`);
       this.aliases.add(n);
       this.aliasDepth++;
-      this.mergeOne(n.alias as YamlNode, out);
+      yield* call(this.mergeOne(n.alias as YamlNode, out));
       this.aliasDepth--;
       this.aliases.delete(n);
     } else if (n.kind === Kind.Mapping) {
-      this.mappingInto(n, out);
+      yield* call(this.mappingInto(n, out));
     } else {
       failf("map merge requires map or sequence of maps as the value");
     }
   }
 
-  private merge(n: YamlNode | undefined, out: GoMap): void {
+  private *merge(n: YamlNode | undefined, out: GoMap): Recursion<void> {
     const wantMap = (): never => failf("map merge requires map or sequence of maps as the value");
     if (n === undefined) return wantMap();
     switch (n.kind) {
       case Kind.Mapping:
-        this.mergeOne(n, out);
+        yield* call(this.mergeOne(n, out));
         return;
       case Kind.Alias: {
         const an = this.doc?.anchors?.get(n.value);
         if (an !== undefined && an.kind !== Kind.Mapping) wantMap();
-        this.mergeOne(n, out);
+        yield* call(this.mergeOne(n, out));
         return;
       }
       case Kind.Sequence:
@@ -294,7 +343,7 @@ class Decoder {
           } else if (ni.kind !== Kind.Mapping) {
             wantMap();
           }
-          this.mergeOne(ni, out);
+          yield* call(this.mergeOne(ni, out));
         }
         return;
       default:

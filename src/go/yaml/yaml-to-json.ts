@@ -8,6 +8,7 @@
 import { compareByteOrder } from "../strings/compare.js";
 import { goFormatFloat } from "../strconv/ftoa.js";
 import { equalFoldAscii } from "../strings/fold.js";
+import { call, runRecursion, type Recursion } from "../internal/recursion.js";
 import { unmarshalYaml } from "./decode.js";
 import { GoFloat, GoInt, GoMap, goSharpV, goTypeName, type GoValue } from "./values.js";
 
@@ -78,8 +79,8 @@ function fieldFor(target: Extract<JsonTarget, { kind: "struct" }>, key: string):
   return folded;
 }
 
-/** convertToJSONableObject. */
-function toJsonable(v: GoValue, target: JsonTarget | undefined, dialect: YamlDialect): JsonValue {
+/** convertToJSONableObject (recursive as in Go, on an explicit stack: ../internal/recursion.ts). */
+function* toJsonable(v: GoValue, target: JsonTarget | undefined, dialect: YamlDialect): Recursion<JsonValue> {
   if (v instanceof GoMap) {
     const out = new Map<string, JsonValue>();
     for (const [k, e] of v.entries()) {
@@ -87,11 +88,15 @@ function toJsonable(v: GoValue, target: JsonTarget | undefined, dialect: YamlDia
       let sub: JsonTarget | undefined;
       if (target?.kind === "struct") sub = fieldFor(target, key);
       else if (target?.kind === "map") sub = target.elem;
-      out.set(key, toJsonable(e, sub, dialect));
+      out.set(key, yield* call(toJsonable(e, sub, dialect)));
     }
     return new JsonObject(out);
   }
-  if (Array.isArray(v)) return v.map((e) => toJsonable(e, target?.kind === "slice" ? target.elem : undefined, dialect));
+  if (Array.isArray(v)) {
+    const out: JsonValue[] = [];
+    for (const e of v) out.push(yield* call(toJsonable(e, target?.kind === "slice" ? target.elem : undefined, dialect)));
+    return out;
+  }
   if (target?.kind === "string") {
     if (v instanceof GoInt) return v.value.toString();
     if (v instanceof GoFloat) return formatFloat32(v.value);
@@ -101,16 +106,16 @@ function toJsonable(v: GoValue, target: JsonTarget | undefined, dialect: YamlDia
 }
 
 /** json.Marshal's only failure here: a NaN or infinite float (first in marshal order). */
-function marshalError(v: JsonValue): string | undefined {
+function* marshalError(v: JsonValue): Recursion<string | undefined> {
   if (v instanceof GoFloat) return Number.isFinite(v.value) ? undefined : `json: unsupported value: ${goFormatFloat(v.value)}`;
   if (v instanceof JsonObject) {
     for (const [, e] of v.sorted()) {
-      const err = marshalError(e);
+      const err = yield* call(marshalError(e));
       if (err !== undefined) return err;
     }
   } else if (Array.isArray(v)) {
     for (const e of v) {
-      const err = marshalError(e);
+      const err = yield* call(marshalError(e));
       if (err !== undefined) return err;
     }
   }
@@ -152,7 +157,7 @@ function structZero(target: Extract<JsonTarget, { kind: "struct" }>): { [field: 
 }
 
 /** d.value(v) into a fresh (zero) value of the target type; type errors are recorded, decoding goes on. */
-function decode(v: JsonValue, target: JsonTarget, ctx: DecodeContext): Decoded {
+function* decode(v: JsonValue, target: JsonTarget, ctx: DecodeContext): Recursion<Decoded> {
   if (v === null) return zero(target);
   switch (target.kind) {
     case "string":
@@ -165,15 +170,18 @@ function decode(v: JsonValue, target: JsonTarget, ctx: DecodeContext): Decoded {
         return null;
       }
       const out = new Map<string, Decoded>();
-      for (const [k, e] of v.sorted()) out.set(k, decode(e, target.elem, ctx));
+      for (const [k, e] of v.sorted()) out.set(k, yield* call(decode(e, target.elem, ctx)));
       return out;
     }
-    case "slice":
+    case "slice": {
       if (!Array.isArray(v)) {
         typeError(ctx, v, target);
         return null;
       }
-      return v.map((e) => decode(e, target.elem, ctx));
+      const out: Decoded[] = [];
+      for (const e of v) out.push(yield* call(decode(e, target.elem, ctx)));
+      return out;
+    }
     case "struct": {
       const out = structZero(target);
       if (!(v instanceof JsonObject)) {
@@ -186,7 +194,7 @@ function decode(v: JsonValue, target: JsonTarget, ctx: DecodeContext): Decoded {
         const saved = { struct: ctx.struct, depth: ctx.fields.length };
         ctx.fields.push(field.json);
         ctx.struct = target.name;
-        out[field.json] = decode(e, field.target, ctx);
+        out[field.json] = yield* call(decode(e, field.target, ctx));
         ctx.fields.length = saved.depth;
         ctx.struct = saved.struct;
       }
@@ -203,15 +211,15 @@ export function yamlUnmarshalInto(text: string, target: JsonTarget, dialect: Yam
   if (!parsed.ok) return { ok: false, error: `error converting YAML to JSON: ${parsed.error}` };
   let json: JsonValue;
   try {
-    json = toJsonable(parsed.value, target, dialect);
+    json = runRecursion(toJsonable(parsed.value, target, dialect));
   } catch (e) {
     if (e instanceof ConversionError) return { ok: false, error: `error converting YAML to JSON: ${e.message}` };
     throw e;
   }
-  const marshal = marshalError(json);
+  const marshal = runRecursion(marshalError(json));
   if (marshal !== undefined) return { ok: false, error: `error converting YAML to JSON: ${marshal}` };
   const ctx: DecodeContext = { struct: undefined, fields: [], firstError: undefined };
-  const value = decode(json, target, ctx);
+  const value = runRecursion(decode(json, target, ctx));
   if (ctx.firstError !== undefined) return { ok: false, error: `error unmarshaling JSON: while decoding JSON: ${ctx.firstError}` };
   return { ok: true, value };
 }

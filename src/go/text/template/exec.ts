@@ -3,6 +3,7 @@
  * ./values.ts, with Go's error texts (`template: <name>:<line>:<col>: executing "<name>" at <<node>>: <msg>`).
  * Missing map keys print `<no value>` (the default missingkey option).
  */
+import { call, runRecursion, type Recursion } from "../../internal/recursion.js";
 import { compareByteOrder } from "../../strings/compare.js";
 import { goQuote } from "../../strconv/quote.js";
 import { nodeString, type BranchNode, type CommandNode, type ListNode, type Node, type PipeNode } from "./nodes.js";
@@ -372,11 +373,15 @@ class State {
     (this.vars[this.vars.length - n] as { value: Value }).value = value;
   }
 
-  walk(dot: Value, node: Node): void {
+  /**
+   * s.walk. Go's walk and eval functions recurse on a goroutine stack that grows (nested parentheses, {{template}}
+   * up to maxExecDepth); here they are generators run on an explicit stack (../../internal/recursion.ts).
+   */
+  *walk(dot: Value, node: Node): Recursion<void> {
     this.at(node);
     switch (node.kind) {
       case "action": {
-        const val = this.evalPipeline(dot, node.pipe);
+        const val = yield* call(this.evalPipeline(dot, node.pipe));
         if (node.pipe.decl.length === 0) this.printValue(node, val);
         return;
       }
@@ -388,14 +393,14 @@ class State {
         return;
       case "if":
       case "with":
-        return this.walkIfOrWith(node.kind, dot, node.pipe, node.list, node.elseList);
+        return yield* call(this.walkIfOrWith(node.kind, dot, node.pipe, node.list, node.elseList));
       case "list":
-        for (const n of node.nodes) this.walk(dot, n);
+        for (const n of node.nodes) yield* call(this.walk(dot, n));
         return;
       case "range":
-        return this.walkRange(dot, node);
+        return yield* call(this.walkRange(dot, node));
       case "template":
-        return this.walkTemplate(dot, node);
+        return yield* call(this.walkTemplate(dot, node));
       case "text":
         this.out += node.text;
         return;
@@ -404,26 +409,26 @@ class State {
     }
   }
 
-  private walkIfOrWith(kind: "if" | "with", dot: Value, pipe: PipeNode, list: ListNode, elseList: ListNode | undefined): void {
+  private *walkIfOrWith(kind: "if" | "with", dot: Value, pipe: PipeNode, list: ListNode, elseList: ListNode | undefined): Recursion<void> {
     const mark = this.vars.length;
     try {
-      const val = this.evalPipeline(dot, pipe);
-      if (truthOf(val)) this.walk(kind === "with" ? val : dot, list);
-      else if (elseList !== undefined) this.walk(dot, elseList);
+      const val = yield* call(this.evalPipeline(dot, pipe));
+      if (truthOf(val)) yield* call(this.walk(kind === "with" ? val : dot, list));
+      else if (elseList !== undefined) yield* call(this.walk(dot, elseList));
     } finally {
       this.vars.length = mark;
     }
   }
 
-  private walkRange(dot: Value, r: BranchNode): void {
+  private *walkRange(dot: Value, r: BranchNode): Recursion<void> {
     this.at(r);
     const outer = this.vars.length;
     try {
-      let val = this.evalPipeline(dot, r.pipe);
+      let val = yield* call(this.evalPipeline(dot, r.pipe));
       if (val !== undefined) val = indirect(val).value;
       const mark = this.vars.length;
       const decl = r.pipe.decl;
-      const oneIteration = (idx: Value, elem: Value): void => {
+      const oneIteration = function* (this: State, idx: Value, elem: Value): Recursion<void> {
         if (decl.length > 0) {
           if (r.pipe.isAssign) this.setVar(decl[0]?.ident[0] as string, decl.length > 1 ? idx : elem);
           else this.setTopVar(1, elem);
@@ -433,7 +438,7 @@ class State {
           else this.setTopVar(2, idx);
         }
         try {
-          this.walk(elem, r.list);
+          yield* call(this.walk(elem, r.list));
         } catch (e) {
           if (e !== CONTINUE) throw e;
         } finally {
@@ -445,16 +450,16 @@ class State {
         // An invalid value (a nil map, a missing key) ranges like an empty map.
       } else if (val.type.kind === "slice") {
         const items = (val.v ?? []) as readonly GoValue[];
-        items.forEach((e, i) => oneIteration(intValue(BigInt(i), INT), e));
+        for (let i = 0; i < items.length; i++) yield* call(oneIteration.call(this, intValue(BigInt(i), INT), items[i] as GoValue));
         ran = items.length > 0;
       } else if (val.type.kind === "map") {
         const entries = [...((val.v ?? new Map()) as ReadonlyMap<string, GoValue>).entries()].sort((a, b) => compareByteOrder(a[0], b[0]));
-        for (const [k, e] of entries) oneIteration(stringValue(k), e);
+        for (const [k, e] of entries) yield* call(oneIteration.call(this, stringValue(k), e));
         ran = entries.length > 0;
       } else {
         this.errorf(`range can't iterate over ${formatValue(val)}`);
       }
-      if (!ran && r.elseList !== undefined) this.walk(dot, r.elseList);
+      if (!ran && r.elseList !== undefined) yield* call(this.walk(dot, r.elseList));
     } catch (e) {
       if (e !== BREAK) throw e;
     } finally {
@@ -462,22 +467,22 @@ class State {
     }
   }
 
-  private walkTemplate(dot: Value, t: Extract<Node, { kind: "template" }>): void {
+  private *walkTemplate(dot: Value, t: Extract<Node, { kind: "template" }>): Recursion<void> {
     this.at(t);
     const tree = this.tmpl.trees.get(t.name);
     if (tree === undefined) this.errorf(`template ${goQuote(t.name)} not defined`);
     if (this.depth === MAX_EXEC_DEPTH) this.errorf(`exceeded maximum template depth (${MAX_EXEC_DEPTH})`);
-    const newDot = this.evalPipeline(dot, t.pipe);
+    const newDot = yield* call(this.evalPipeline(dot, t.pipe));
     const sub = new State(this.tmpl, t.name, newDot, this.depth + 1);
-    sub.walk(newDot, tree);
+    yield* call(sub.walk(newDot, tree));
     this.out += sub.output;
   }
 
-  private evalPipeline(dot: Value, pipe: PipeNode | undefined): Value {
+  private *evalPipeline(dot: Value, pipe: PipeNode | undefined): Recursion<Value> {
     if (pipe === undefined) return undefined;
     this.at(pipe);
     let value: Final = MISSING;
-    for (const cmd of pipe.cmds) value = this.evalCommand(dot, cmd, value);
+    for (const cmd of pipe.cmds) value = yield* call(this.evalCommand(dot, cmd, value));
     const result = value as Value;
     for (const v of pipe.decl) {
       if (pipe.isAssign) this.setVar(v.ident[0] as string, result);
@@ -490,18 +495,18 @@ class State {
     if (args.length > 1 || final !== MISSING) this.errorf(`can't give argument to non-function ${nodeString(args[0] as Node)}`);
   }
 
-  private evalCommand(dot: Value, cmd: CommandNode, final: Final): Value {
+  private *evalCommand(dot: Value, cmd: CommandNode, final: Final): Recursion<Value> {
     const first = cmd.args[0] as Node;
     switch (first.kind) {
       case "field":
         return this.evalFieldNode(dot, first, cmd.args, final);
       case "chain":
-        return this.evalChainNode(dot, first, cmd.args, final);
+        return yield* call(this.evalChainNode(dot, first, cmd.args, final));
       case "identifier":
-        return this.evalFunction(dot, first, cmd, cmd.args, final);
+        return yield* call(this.evalFunction(dot, first, cmd, cmd.args, final));
       case "pipe":
         this.notAFunction(cmd.args, final);
-        return this.evalPipeline(dot, first);
+        return yield* call(this.evalPipeline(dot, first));
       case "variable":
         return this.evalVariableNode(dot, first, cmd.args, final);
     }
@@ -538,10 +543,10 @@ class State {
     return this.evalFieldChain(dot, field.ident, args, final);
   }
 
-  private evalChainNode(dot: Value, chain: Extract<Node, { kind: "chain" }>, args: readonly Node[], final: Final): Value {
+  private *evalChainNode(dot: Value, chain: Extract<Node, { kind: "chain" }>, args: readonly Node[], final: Final): Recursion<Value> {
     this.at(chain);
     if (chain.node.kind === "nil") this.errorf(`indirection through explicit nil in ${nodeString(chain)}`);
-    const pipe = this.evalArg(dot, undefined, chain.node);
+    const pipe = yield* call(this.evalArg(dot, undefined, chain.node));
     return this.evalFieldChain(pipe, chain.field, args, final);
   }
 
@@ -588,15 +593,15 @@ class State {
     this.errorf(`can't evaluate field ${fieldName} in type ${typ.name}`);
   }
 
-  private evalFunction(dot: Value, node: Extract<Node, { kind: "identifier" }>, cmd: Node, args: readonly Node[] | undefined, final: Final): Value {
+  private *evalFunction(dot: Value, node: Extract<Node, { kind: "identifier" }>, cmd: Node, args: readonly Node[] | undefined, final: Final): Recursion<Value> {
     this.at(node);
     const name = node.ident;
     const fn = BUILTINS.get(name);
     if (fn === undefined) this.errorf(`${goQuote(name)} is not a defined function`);
-    return this.evalCall(dot, fn, cmd, name, args, final);
+    return yield* call(this.evalCall(dot, fn, cmd, name, args, final));
   }
 
-  private evalCall(dot: Value, fn: Builtin, node: Node, name: string, allArgs: readonly Node[] | undefined, final: Final): Value {
+  private *evalCall(dot: Value, fn: Builtin, node: Node, name: string, allArgs: readonly Node[] | undefined, final: Final): Recursion<Value> {
     const args = allArgs === undefined ? [] : allArgs.slice(1);
     const numIn = args.length + (final !== MISSING ? 1 : 0);
     const numFixed = fn.variadic !== undefined ? fn.fixed.length : args.length;
@@ -608,7 +613,7 @@ class State {
     if (name === "and" || name === "or") {
       let v: Value;
       for (const arg of args) {
-        v = this.evalArg(dot, "value", arg);
+        v = yield* call(this.evalArg(dot, "value", arg));
         if (truthOf(v) === (name === "or")) return v;
       }
       if (final !== MISSING) v = final;
@@ -616,8 +621,8 @@ class State {
     }
     const argv: Value[] = [];
     let i = 0;
-    for (; i < numFixed && i < args.length; i++) argv.push(this.evalArg(dot, fn.fixed[i], args[i] as Node));
-    if (fn.variadic !== undefined) for (; i < args.length; i++) argv.push(this.evalArg(dot, fn.variadic, args[i] as Node));
+    for (; i < numFixed && i < args.length; i++) argv.push(yield* call(this.evalArg(dot, fn.fixed[i], args[i] as Node)));
+    if (fn.variadic !== undefined) for (; i < args.length; i++) argv.push(yield* call(this.evalArg(dot, fn.variadic, args[i] as Node)));
     if (final !== MISSING) {
       const t = fn.variadic !== undefined && numIn - 1 >= numFixed ? fn.variadic : fn.fixed[numIn - 1];
       argv.push(this.validateType(final, t));
@@ -642,7 +647,7 @@ class State {
     this.errorf(`wrong type for value; expected string; got ${value.type.name}`);
   }
 
-  private evalArg(dot: Value, typ: Param | undefined, n: Node): Value {
+  private *evalArg(dot: Value, typ: Param | undefined, n: Node): Recursion<Value> {
     this.at(n);
     switch (n.kind) {
       case "dot":
@@ -655,11 +660,11 @@ class State {
       case "variable":
         return this.validateType(this.evalVariableNode(dot, n, [], MISSING), typ);
       case "pipe":
-        return this.validateType(this.evalPipeline(dot, n), typ);
+        return this.validateType(yield* call(this.evalPipeline(dot, n)), typ);
       case "identifier":
-        return this.validateType(this.evalFunction(dot, n, n, undefined, MISSING), typ);
+        return this.validateType(yield* call(this.evalFunction(dot, n, n, undefined, MISSING)), typ);
       case "chain":
-        return this.validateType(this.evalChainNode(dot, n, [], MISSING), typ);
+        return this.validateType(yield* call(this.evalChainNode(dot, n, [], MISSING)), typ);
     }
     if (typ === "string") {
       if (n.kind === "string") return stringValue(n.text);
@@ -692,10 +697,9 @@ export function executeTemplate(t: ParsedTemplates, data: GoValue | undefined): 
   if (root === undefined) return { ok: false, error: `template: ${t.name}: ${goQuote(t.name)} is an incomplete or empty template` };
   const state = new State(t, t.name, data);
   try {
-    state.walk(data, root);
+    runRecursion(state.walk(data, root));
   } catch (e) {
     if (e instanceof ExecError) return { ok: false, error: e.message };
-    if (e instanceof RangeError) return { ok: false, error: `template: ${t.name}: exceeded maximum template depth (${MAX_EXEC_DEPTH})` };
     throw e;
   }
   return { ok: true, value: state.output };

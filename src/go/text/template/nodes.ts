@@ -2,6 +2,7 @@
  * Parse-tree nodes of Go's text/template (text/template/parse/node.go) and their String() forms, which appear
  * in error messages (`executing "t" at <.Foo>: ...`).
  */
+import { call, runRecursion, type Recursion } from "../../internal/recursion.js";
 import { goQuote } from "../../strconv/quote.js";
 
 export interface NumberValue {
@@ -64,30 +65,40 @@ export interface BranchNode {
 
 export type ListNode = Extract<Node, { kind: "list" }>;
 
-/** Go's Node.String(). */
+/** Go's Node.String(), recursive as in Go on an explicit stack (../../internal/recursion.ts). */
 export function nodeString(n: Node): string {
+  return runRecursion(nodeText(n));
+}
+
+function* joined(nodes: readonly Node[], sep: string, parenPipes = false): Recursion<string> {
+  const parts: string[] = [];
+  for (const n of nodes) parts.push(parenPipes && n.kind === "pipe" ? "(" + (yield* call(nodeText(n))) + ")" : yield* call(nodeText(n)));
+  return parts.join(sep);
+}
+
+function* nodeText(n: Node): Recursion<string> {
   switch (n.kind) {
     case "list":
-      return n.nodes.map(nodeString).join("");
+      return yield* call(joined(n.nodes, ""));
     case "text":
       return n.text;
     case "comment":
       return "{{" + n.text + "}}";
     case "action":
-      return "{{" + nodeString(n.pipe) + "}}";
+      return "{{" + (yield* call(nodeText(n.pipe))) + "}}";
     case "pipe": {
       let out = "";
-      if (n.decl.length > 0) out = n.decl.map(nodeString).join(", ") + (n.isAssign ? " = " : " := ");
-      return out + n.cmds.map(nodeString).join(" | ");
+      if (n.decl.length > 0) out = (yield* call(joined(n.decl, ", "))) + (n.isAssign ? " = " : " := ");
+      return out + (yield* call(joined(n.cmds, " | ")));
     }
     case "command":
-      return n.args.map((a) => (a.kind === "pipe" ? "(" + nodeString(a) + ")" : nodeString(a))).join(" ");
+      return yield* call(joined(n.args, " ", true));
     case "field":
       return n.ident.map((id) => "." + id).join("");
     case "variable":
       return n.ident.join(".");
     case "chain":
-      return (n.node.kind === "pipe" ? "(" + nodeString(n.node) + ")" : nodeString(n.node)) + n.field.map((f) => "." + f).join("");
+      return (yield* call(joined([n.node], "", true))) + n.field.map((f) => "." + f).join("");
     case "identifier":
       return n.ident;
     case "dot":
@@ -103,9 +114,9 @@ export function nodeString(n: Node): string {
     case "if":
     case "range":
     case "with":
-      return `{{${n.kind} ${nodeString(n.pipe)}}}${nodeString(n.list)}${n.elseList !== undefined ? "{{else}}" + nodeString(n.elseList) : ""}{{end}}`;
+      return `{{${n.kind} ${yield* call(nodeText(n.pipe))}}}${yield* call(nodeText(n.list))}${n.elseList !== undefined ? "{{else}}" + (yield* call(nodeText(n.elseList))) : ""}{{end}}`;
     case "template":
-      return n.pipe === undefined ? `{{template ${goQuote(n.name)}}}` : `{{template ${goQuote(n.name)} ${nodeString(n.pipe)}}}`;
+      return n.pipe === undefined ? `{{template ${goQuote(n.name)}}}` : `{{template ${goQuote(n.name)} ${yield* call(nodeText(n.pipe))}}}`;
     case "end":
       return "{{end}}";
     case "else":

@@ -5,6 +5,7 @@
  */
 import { goQuote as quote } from "../../strconv/quote.js";
 import { parseFloat, parseIntBig, parseUintBig, unquote, unquoteCharBytes } from "../../strconv/strconv.js";
+import { call, runRecursion, type Recursion } from "../../internal/recursion.js";
 import { Lexer, itemString, type Item, type ItemType } from "./lex.js";
 import type { BranchNode, CommandNode, ListNode, Node, NumberValue, PipeNode } from "./nodes.js";
 import { nodeString } from "./nodes.js";
@@ -34,8 +35,16 @@ export const BUILTIN_FUNCTIONS: ReadonlySet<string> = new Set([
 
 export class TemplateParseError extends Error {}
 
-const MAX_STACK_DEPTH = 10000;
 const MAX_PIPELINE_CMDS = 100000;
+
+/** What of the Go release shows in parsing. */
+export interface ParseOptions {
+  /**
+   * parse.go's maxStackDepth, the nesting of parenthesized pipelines past which term fails with "max expression
+   * depth exceeded": 10000 from Go 1.26; Go 1.23 has no such bound (undefined), its goroutine stack grows.
+   */
+  readonly maxStackDepth?: number | undefined;
+}
 
 /** A parsed template and the templates it defines (`{{define}}` / `{{block}}`), by name. */
 export interface ParsedTemplates {
@@ -62,6 +71,7 @@ class Tree {
     private readonly parseName: string,
     lex: Lexer,
     private readonly treeSet: Map<string, ListNode>,
+    private readonly maxStackDepth: number | undefined,
   ) {
     this.name = name;
     this.lex = lex;
@@ -149,7 +159,7 @@ class Tree {
       if (this.peek().typ === "leftDelim") {
         const delim = this.next();
         if (this.nextNonSpace().typ === "define") {
-          const sub = new Tree("definition", this.parseName, this.lex, this.treeSet);
+          const sub = new Tree("definition", this.parseName, this.lex, this.treeSet, this.maxStackDepth);
           sub.parseDefinition();
           continue;
         }
@@ -237,7 +247,7 @@ class Tree {
     }
     this.backup();
     const t = this.peek();
-    return { kind: "action", pos: t.pos, line: t.line, pipe: this.pipeline("command", "rightDelim") };
+    return { kind: "action", pos: t.pos, line: t.line, pipe: runRecursion(this.pipeline("command", "rightDelim")) };
   }
 
   private breakControl(pos: number, line: number): Node {
@@ -254,7 +264,11 @@ class Tree {
     return { kind: "continue", pos, line };
   }
 
-  private pipeline(context: string, end: ItemType): PipeNode {
+  /**
+   * t.pipeline. Go recurses pipeline → command → operand → term → pipeline for each parenthesis, on a stack that
+   * grows until term's maxStackDepth; these four run on an explicit stack (../../internal/recursion.ts).
+   */
+  private *pipeline(context: string, end: ItemType): Recursion<PipeNode> {
     const token = this.peekNonSpace();
     const pipe: PipeNode = { kind: "pipe", pos: token.pos, line: token.line, isAssign: false, decl: [], cmds: [] };
     for (;;) {
@@ -305,7 +319,7 @@ class Tree {
         case "variable":
         case "leftParen":
           this.backup();
-          pipe.cmds.push(this.command());
+          pipe.cmds.push(yield* call(this.command()));
           if (pipe.cmds.length > MAX_PIPELINE_CMDS) this.errorf("pipeline too long");
           break;
         default:
@@ -332,7 +346,7 @@ class Tree {
   private parseControl(context: "if" | "range" | "with"): Omit<BranchNode, "kind"> {
     const mark = this.vars.length;
     try {
-      const pipe = this.pipeline(context, "rightDelim");
+      const pipe = runRecursion(this.pipeline(context, "rightDelim"));
       if (context === "range") this.rangeDepth++;
       const [list, afterList] = this.itemList();
       let next = afterList;
@@ -376,8 +390,8 @@ class Tree {
     const context = "block clause";
     const token = this.nextNonSpace();
     const name = this.parseTemplateName(token, context);
-    const pipe = this.pipeline(context, "rightDelim");
-    const block = new Tree(name, this.parseName, this.lex, this.treeSet);
+    const pipe = runRecursion(this.pipeline(context, "rightDelim"));
+    const block = new Tree(name, this.parseName, this.lex, this.treeSet, this.maxStackDepth);
     const [list, end] = block.itemList();
     block.root = list;
     if (end.kind !== "end") this.errorf(`unexpected ${nodeString(end)} in ${context}`);
@@ -392,7 +406,7 @@ class Tree {
     let pipe: PipeNode | undefined;
     if (this.nextNonSpace().typ !== "rightDelim") {
       this.backup();
-      pipe = this.pipeline(context, "rightDelim");
+      pipe = runRecursion(this.pipeline(context, "rightDelim"));
     }
     return { kind: "template", pos: token.pos, line: token.line, name, pipe };
   }
@@ -406,11 +420,11 @@ class Tree {
     this.unexpected(token, context);
   }
 
-  private command(): CommandNode {
+  private *command(): Recursion<CommandNode> {
     const cmd: CommandNode = { kind: "command", pos: this.peekNonSpace().pos, args: [] };
     for (;;) {
       this.peekNonSpace();
-      const operand = this.operand();
+      const operand = yield* call(this.operand());
       if (operand !== undefined) cmd.args.push(operand);
       const token = this.next();
       if (token.typ === "space") continue;
@@ -422,8 +436,8 @@ class Tree {
     return cmd;
   }
 
-  private operand(): Node | undefined {
-    const node = this.term();
+  private *operand(): Recursion<Node | undefined> {
+    const node = yield* call(this.term());
     if (node === undefined) return undefined;
     if (this.peek().typ !== "field") return node;
     const fields: string[] = [];
@@ -445,7 +459,7 @@ class Tree {
     return chain;
   }
 
-  private term(): Node | undefined {
+  private *term(): Recursion<Node | undefined> {
     const token = this.nextNonSpace();
     switch (token.typ) {
       case "identifier":
@@ -469,10 +483,10 @@ class Tree {
         return { kind: "number", pos: token.pos, text: token.val, ...r };
       }
       case "leftParen": {
-        if (this.stackDepth >= MAX_STACK_DEPTH) this.errorf("max expression depth exceeded");
+        if (this.maxStackDepth !== undefined && this.stackDepth >= this.maxStackDepth) this.errorf("max expression depth exceeded");
         this.stackDepth++;
         try {
-          return this.pipeline("parenthesized pipeline", "rightParen");
+          return yield* call(this.pipeline("parenthesized pipeline", "rightParen"));
         } finally {
           this.stackDepth--;
         }
@@ -564,10 +578,10 @@ function simplifyComplex(n: NumberValue): NumberValue {
 }
 
 /** template.New(name).Parse(text): the parse trees, or Go's parse error text. */
-export function parseTemplate(name: string, text: string): { ok: true; value: ParsedTemplates } | { ok: false; error: string } {
+export function parseTemplate(name: string, text: string, opts: ParseOptions = {}): { ok: true; value: ParsedTemplates } | { ok: false; error: string } {
   const treeSet = new Map<string, ListNode>();
   try {
-    const t = new Tree(name, name, new Lexer(text), treeSet);
+    const t = new Tree(name, name, new Lexer(text), treeSet, opts.maxStackDepth);
     t.parse();
     t.add();
   } catch (e) {

@@ -215,3 +215,25 @@ describe("text/template execution over ObjectMeta", () => {
     expect(r.ok && r.template.constant).toBe("user-container");
   });
 });
+
+// Nested parentheses recurse pipeline → command → operand → term in Go (parse.go) and evalPipeline → evalCommand
+// in exec.go; the port runs both on an explicit stack, so depth is bounded only where Go bounds it.
+describe("nested parenthesized pipelines", () => {
+  const nested = (n: number, inner: string): string => "{{" + "(".repeat(n) + inner + ")".repeat(n) + "}}";
+
+  it("parse and execute 20,000 deep as Go 1.23 does (no maxStackDepth there)", () => {
+    expect(render(nested(20000, ".Name"), { name: "hello" })).toBe("hello");
+    expect(render(nested(20000, 'printf "%s-c" .Name'), { name: "hello" })).toBe("hello-c");
+  });
+
+  it("stop past maxStackDepth where the release's Go has one (Go 1.26: 10000)", () => {
+    expect(parseGoTemplate("t", nested(10000, "1"), { maxStackDepth: 10000 }).ok).toBe(true);
+    expect(parseGoTemplate("t", nested(10001, "1"), { maxStackDepth: 10000 })).toEqual({ ok: false, error: "template: t:1: max expression depth exceeded" });
+  });
+
+  it("names a deep failing node as Go's Node.String() does", () => {
+    expect(render(nested(5000, ".Missing"))).toBe(`ERROR: template: container-template:1:5002: executing "container-template" at <.Missing>: can't evaluate field Missing in type v1.ObjectMeta`);
+    const r = parseTemplate("t", nested(5000, "1"));
+    expect(r.ok && nodeString(r.value.trees.get("t")!)).toBe(nested(5000, "1"));
+  });
+});

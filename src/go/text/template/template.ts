@@ -3,8 +3,10 @@
  * `Execute(w, data)`, with Go's parse and execution error texts. See lex.ts, parse.ts, exec.ts.
  */
 import { executeTemplate } from "./exec.js";
-import { parseTemplate, type ParsedTemplates } from "./parse.js";
+import { parseTemplate, type ParseOptions, type ParsedTemplates } from "./parse.js";
 import type { GoValue } from "./values.js";
+
+export type { ParseOptions } from "./parse.js";
 
 export type TemplateResult = { readonly ok: true; readonly value: string } | { readonly ok: false; readonly error: string };
 
@@ -27,9 +29,9 @@ function constantOutput(t: ParsedTemplates): string | undefined {
   return out;
 }
 
-/** template.New(name).Parse(text). */
-export function parseGoTemplate(name: string, text: string): { ok: true; template: GoTemplate } | { ok: false; error: string } {
-  const parsed = parseTemplate(name, text);
+/** template.New(name).Parse(text), as the Go release `opts` describes parses it (Go 1.23 by default). */
+export function parseGoTemplate(name: string, text: string, opts: ParseOptions = {}): { ok: true; template: GoTemplate } | { ok: false; error: string } {
+  const parsed = parseTemplate(name, text, opts);
   if (!parsed.ok) return parsed;
   const constant = constantOutput(parsed.value);
   const result: TemplateResult | undefined = constant === undefined ? undefined : Object.freeze({ ok: true as const, value: constant });
