@@ -76,7 +76,7 @@ describe("duckbill serve --workers 2", () => {
             return;
           }
           logs.push(entry);
-          if (entry.msg === "duckbill webhook serving") done(entry as never);
+          if (entry.message === "duckbill webhook serving") done(entry as never);
         });
         child.once("exit", (code) => reject(new Error(`serve exited early with ${code}`)));
       });
@@ -106,10 +106,10 @@ describe("duckbill serve --workers 2", () => {
       expect(await exited).toBe(0);
       // Both workers announced themselves on the same port (each process writes its own lines, so their order
       // relative to the primary's ready line is the pipe's, not a promise).
-      expect(logs.filter((l) => l.msg === "worker serving").map((l) => l.port)).toEqual([port, port]);
-      const served = new Set(logs.filter((l) => l.msg === "admission").map((l) => l.worker));
+      expect(logs.filter((l) => l.message === "worker serving").map((l) => l.port)).toEqual([port, port]);
+      const served = new Set(logs.filter((l) => l.message === "remote admission controller audit annotations=map[string]string(nil)").map((l) => l.worker));
       expect(served).toEqual(new Set([1, 2]));
-      expect(logs.filter((l) => l.msg === "stopped").map((l) => l.worker ?? "primary").sort()).toEqual([1, 2, "primary"]);
+      expect(logs.filter((l) => l.message === "stopped").map((l) => l.worker ?? "primary").sort()).toEqual([1, 2, "primary"]);
     } finally {
       child.kill("SIGKILL");
       await rm(dir, { recursive: true, force: true });
