@@ -43,8 +43,8 @@ async function serve(argv: string[]): Promise<number> {
   const workers = parseWorkers(settings.workers);
   const { default: cluster } = await import("node:cluster");
   if (workers > 1 && cluster.isPrimary) {
-    const { createLogger } = await import("../server/logging.js");
-    return runPrimary(settings, workers, createLogger(settings["log-level"] as LogLevel));
+    const [{ createLogger }, { logStyle }] = await Promise.all([import("../server/logging.js"), import("./serve.js")]);
+    return runPrimary(settings, workers, createLogger(settings["log-level"] as LogLevel, undefined, {}, logStyle(settings)));
   }
   // Commands load what they need only: `admit` never loads the HTTP stack.
   const { startWebhook } = await import("./serve.js");
@@ -73,8 +73,8 @@ async function serve(argv: string[]): Promise<number> {
   if (cluster.isWorker) {
     // The primary serves the summed metrics and forwards SIGTERM; a terminal's Ctrl-C reaches it too.
     process.on("SIGINT", () => undefined);
-    const { createLogger } = await import("../server/logging.js");
-    const logger = createLogger(settings["log-level"] as LogLevel).child({ worker: cluster.worker?.id });
+    const [{ createLogger }, { logStyle }] = await Promise.all([import("../server/logging.js"), import("./serve.js")]);
+    const logger = createLogger(settings["log-level"] as LogLevel, undefined, {}, logStyle(settings)).child({ worker: cluster.worker?.id });
     running = await startWebhook({ ...settings, "metrics-port": "0" }, defaultDeps(), {
       logger,
       onRegistry: serveWorkerMetrics,

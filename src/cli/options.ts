@@ -61,6 +61,7 @@ export const SERVE_OPTIONS = [
   { flag: "workers", env: "WEBHOOK_WORKERS", default: "auto", description: "processes serving the HTTPS port (node:cluster; each follows the configuration and certificate itself, the primary serves the metrics aggregated over them): auto (or 0) is one per CPU the process may use, the cgroup CPU limit rounded up (at most the CPUs it may run on), as Go sizes Knative's webhook; 1 is one process" },
   { flag: "knative-version", env: "KNATIVE_VERSION", default: "auto", description: "the Knative release to answer as: auto (the release the cluster's Serving CRDs are labelled with, followed live; 1.24 without a cluster), 1.24, 1.23 or 1.17" },
   { flag: "log-level", env: "LOG_LEVEL", default: "info", description: "fatal, error, warn, info, debug, trace or silent; in a cluster `loglevel.webhook` in config-logging overrides it while set" },
+  { flag: "log-format", env: "DUCKBILL_LOG_FORMAT", default: "knative", description: "knative: Knative's zap lines as config-logging's zap-logger-config sets them (severity, timestamp, logger, caller, message, knative.dev/* per request); pino: Duckbill's earlier pino lines (level, time, msg, one admission line per request)" },
 ] as const satisfies readonly OptionSpec[];
 
 const RELEASES = KNATIVE_VERSIONS.join(", ");

@@ -16,7 +16,8 @@ import type { TlsMaterial } from "../kube/tls-material.js";
 import { generationalKeys, parseGenerationalKinds } from "../admission/generation.js";
 import type { WebhookServer } from "../server/app.js";
 import { followLogLevel } from "../server/log-level.js";
-import { createLogger, LOG_LEVELS, type LogLevel } from "../server/logging.js";
+import { createLogger, LOG_FORMATS, LOG_LEVELS, type LogFormat, type LogLevel, type LogStyle } from "../server/logging.js";
+import { buildCommit } from "./version.js";
 import { listenMetrics } from "../server/metrics-listener.js";
 import { MAX_BODY_BYTES } from "../admission/http.js";
 import { parseBool, parseBytes, parseCount, parseDurationMs, parsePort, type ServeSettings } from "./options.js";
@@ -54,6 +55,17 @@ export function readClientCa(file: string): string {
   return pem;
 }
 
+/**
+ * `--log-format`, and Knative's logger name and fields: `commit` (knative.dev/pkg changeset.Get: the build's
+ * revision, 7 characters; none when unknown) and `knative.dev/pod` (POD_NAME, as sharedmain's SetupLoggerOrDie).
+ */
+export function logStyle(s: ServeSettings, env: NodeJS.ProcessEnv = process.env): LogStyle {
+  const format = s["log-format"];
+  if (!(LOG_FORMATS as readonly string[]).includes(format)) throw new Error(`--log-format (DUCKBILL_LOG_FORMAT) must be one of ${LOG_FORMATS.join(", ")}, got "${format}"`);
+  const commit = buildCommit();
+  return { format: format as LogFormat, name: "webhook", commit: commit === "unknown" ? undefined : commit.slice(0, 7), pod: env.POD_NAME };
+}
+
 export function checkSettings(s: ServeSettings): void {
   parsePort(s.port, "--port (WEBHOOK_PORT)", true);
   parsePort(s["metrics-port"], "--metrics-port (METRICS_PORT)", true);
@@ -67,6 +79,7 @@ export function checkSettings(s: ServeSettings): void {
   parseCount(s["max-connections"], "--max-connections (WEBHOOK_MAX_CONNECTIONS)");
   parseMaxBufferedBytes(s["max-buffered-bytes"]);
   if (!(LOG_LEVELS as readonly string[]).includes(s["log-level"])) throw new Error(`--log-level (LOG_LEVEL) must be one of ${LOG_LEVELS.join(", ")}, got "${s["log-level"]}"`);
+  logStyle(s);
   parseDurationMs(s["config-watchdog"], "--config-watchdog (CONFIG_WATCHDOG)");
   knativeProfile(s["knative-version"]);
   parseGenerationalKinds(s.generational);
@@ -289,7 +302,7 @@ export interface StartOptions {
 
 export async function startWebhook(s: ServeSettings, deps: AdmissionDeps, opts: StartOptions = {}): Promise<RunningWebhook> {
   checkSettings(s);
-  const logger = opts.logger ?? createLogger(s["log-level"] as LogLevel);
+  const logger = opts.logger ?? createLogger(s["log-level"] as LogLevel, undefined, {}, logStyle(s));
   // Load the transport while certificates are made (key generation runs off the main thread).
   const [tls, { createWebhookServer }, { WebhookMetrics }] = await Promise.all([tlsFor(s, logger), import("../server/app.js"), import("../server/metrics.js")]);
   const metricsPortWanted = parsePort(s["metrics-port"], "--metrics-port", true);

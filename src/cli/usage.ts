@@ -41,7 +41,7 @@ export const SERVE_HELP: HelpSpec = {
     { title: "Cluster", flags: ["kubeconfig", "namespace", "service-name", "knative-version", "reconcile-webhooks", "webhook-url", "disable-ha", "dry-run-timeout", "impact-warnings", "kube-api-qps", "kube-api-burst"] },
     { title: "Configuration", flags: ["config-source", "config-dir", "config-watchdog", "config-logging-name", "config-observability-name", "config-leader-election-name", "generational"] },
     { title: "Limits and timeouts", flags: ["request-timeout", "headers-timeout", "keep-alive-timeout", "drain-timeout", "max-connections", "max-buffered-bytes", "workers"] },
-    { title: "Metrics and logging", flags: ["metrics-port", "metrics-host", "knative-metrics", "log-level"] },
+    { title: "Metrics and logging", flags: ["metrics-port", "metrics-host", "knative-metrics", "log-level", "log-format"] },
   ]),
   footer: ["On SIGTERM it fails its probes, keeps answering until no request arrived for --drain-timeout, then exits 0; a second signal exits at once."],
 };

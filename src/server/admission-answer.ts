@@ -4,7 +4,9 @@ import type { AdmissionDeps, GatedUsageView, RequestEnv } from "../admission/dep
 import { answerReview, goHttpError, type AdmissionPath, type HttpAnswer } from "../admission/http.js";
 import type { ConfigSnapshot } from "../config/snapshot.js";
 import { releaseAfterBody } from "./heap-release.js";
+import { logAdmissionKnative, logServeHttp, type HttpRequestSummary } from "./knative-request-log.js";
 import { admissionLogFields, rejectionLogFields } from "./log-fields.js";
+import { zapFormatOf } from "./logging.js";
 import type { WebhookMetrics } from "./metrics.js";
 
 export interface AnswerOptions {
@@ -24,6 +26,20 @@ export function sendAnswer(reply: FastifyReply, a: HttpAnswer): void {
   void reply.code(a.status).send(a.body === "" ? undefined : a.body);
 }
 
+function httpSummary(reply: FastifyReply, contentLength: number): HttpRequestSummary {
+  const rq = reply.request;
+  const socket = rq.raw.socket as { remoteAddress?: string; remotePort?: number } | undefined;
+  const addr = socket?.remoteAddress ?? "";
+  return {
+    method: rq.method,
+    url: rq.url,
+    proto: `HTTP/${rq.raw.httpVersion}`,
+    host: rq.headers.host ?? rq.headers[":authority"]?.toString(),
+    remoteAddr: `${addr.includes(":") ? `[${addr}]` : addr}:${socket?.remotePort ?? 0}`,
+    contentLength,
+  };
+}
+
 /**
  * Answers a whole body sent to one of the three paths (knative.dev/pkg webhook/admission.go: admissionHandler):
  * admission with the configuration snapshot in effect now, the answer, then the metric and the log line (the API
@@ -33,8 +49,10 @@ export function sendAnswer(reply: FastifyReply, a: HttpAnswer): void {
  */
 export async function answerAdmission(o: AnswerOptions, path: AdmissionPath, body: Buffer, reply: FastifyReply, startedAt: number, release: () => void): Promise<void> {
   let answer: HttpAnswer;
+  const knativeLines = zapFormatOf(o.logger) !== undefined;
+  const env: RequestEnv = { config: o.config(), gatedUsage: o.gatedUsage };
+  if (knativeLines) logServeHttp(o.logger, httpSummary(reply, body.length));
   try {
-    const env: RequestEnv = { config: o.config(), gatedUsage: o.gatedUsage };
     answer = await answerReview(path, body, o.deps, env);
   } catch (err) {
     o.logger.error({ err, path }, "internal error while answering a request");
@@ -50,7 +68,8 @@ export async function answerAdmission(o: AnswerOptions, path: AdmissionPath, bod
   const a = answer.admission;
   if (a !== undefined) {
     o.metrics?.observeAdmission(a, micros / 1e6, path);
-    o.logger.info(admissionLogFields(a, micros), "admission");
+    if (knativeLines) logAdmissionKnative(o.logger, a, micros, env.config.profile);
+    else o.logger.info(admissionLogFields(a, micros), "admission");
   } else {
     o.metrics?.observeRejection(path, answer.status);
     o.logger.info(rejectionLogFields(path, answer.status, answer.body, micros), "rejected");

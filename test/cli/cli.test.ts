@@ -86,7 +86,7 @@ describe("duckbill serve", () => {
         createInterface({ input: child.stdout! }).on("line", (line) => {
           const entry = JSON.parse(line) as Record<string, unknown>;
           logs.push(entry);
-          if (entry.msg === "duckbill webhook serving") resolve({ port: entry.port as number, metricsPort: entry.metricsPort as number });
+          if (entry.message === "duckbill webhook serving") resolve({ port: entry.port as number, metricsPort: entry.metricsPort as number });
         });
         child.once("exit", (code) => reject(new Error(`serve exited early with ${code}`)));
       });
@@ -105,9 +105,11 @@ describe("duckbill serve", () => {
       const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
       child.kill("SIGTERM");
       expect(await exited).toBe(0);
-      const admission = logs.find((l) => l.msg === "admission");
-      expect(admission).toMatchObject({ uid: "srv-1", webhook: "defaulting", kind: "serving.knative.dev/v1/Service", namespace: "default", name: "hello", operation: "CREATE", user: "alice@example.com", allowed: true });
+      // Knative's lines (knative.dev/pkg webhook/admission.go: admissionHandler), the decision on the audit line.
+      const admission = logs.find((l) => l.message === "remote admission controller audit annotations=map[string]string(nil)");
+      expect(admission).toMatchObject({ severity: "info", logger: "webhook", "admissionreview/uid": "srv-1", webhook: "defaulting", "knative.dev/kind": "serving.knative.dev/v1, Kind=Service", "knative.dev/namespace": "default", "knative.dev/name": "hello", "knative.dev/operation": "CREATE", "knative.dev/userinfo": "alice@example.com", "admissionreview/allowed": true, "admissionreview/result": "nil" });
       expect(typeof admission?.latencyMicros).toBe("number");
+      expect(logs.some((l) => typeof l.message === "string" && l.message.startsWith("Webhook ServeHTTP request=&http.Request{"))).toBe(true);
     } finally {
       child.kill("SIGKILL");
       await rm(dir, { recursive: true, force: true });

@@ -29,15 +29,15 @@ it(`exits non-zero after ${MAX_RESTARTS_PER_MINUTE} replacements of served worke
   try {
     for (let killed = 0; killed <= MAX_RESTARTS_PER_MINUTE; killed++) {
       // Kill a worker once the workers serving so far (2 + the replacements) have all said so.
-      await until(() => lines.filter((l) => l.msg === "worker serving").length >= 2 + killed || child.exitCode !== null);
+      await until(() => lines.filter((l) => l.message === "worker serving").length >= 2 + killed || child.exitCode !== null);
       const pids = spawnSync("pgrep", ["-P", String(child.pid)], { encoding: "utf8" }).stdout.trim().split("\n").filter((p) => p !== "").map(Number);
       if (pids.length === 0) break;
       process.kill(pids[0]!, "SIGKILL");
-      await until(() => lines.filter((l) => typeof l.msg === "string" && l.msg.startsWith("worker")).length > 2 + 2 * killed || child.exitCode !== null);
+      await until(() => lines.filter((l) => typeof l.message === "string" && l.message.startsWith("worker")).length > 2 + 2 * killed || child.exitCode !== null);
     }
     expect(await closed).toBe(1);
-    expect(lines.filter((l) => l.msg === "worker exited; starting another")).toHaveLength(MAX_RESTARTS_PER_MINUTE);
-    expect(lines.at(-1)?.msg).toBe(`workers exited ${MAX_RESTARTS_PER_MINUTE + 1} times within a minute; serve stops`);
+    expect(lines.filter((l) => l.message === "worker exited; starting another")).toHaveLength(MAX_RESTARTS_PER_MINUTE);
+    expect(lines.at(-1)?.message).toBe(`workers exited ${MAX_RESTARTS_PER_MINUTE + 1} times within a minute; serve stops`);
   } finally {
     child.kill("SIGKILL");
     await rm(dir, { recursive: true, force: true });

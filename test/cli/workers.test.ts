@@ -81,7 +81,7 @@ describe("duckbill serve --workers 2", () => {
           return;
         }
         logs.push(entry);
-        if (entry.msg === "duckbill webhook serving") done(entry as never);
+        if (entry.message === "duckbill webhook serving") done(entry as never);
       });
       child.once("exit", (code) => reject(new Error(`serve exited early with ${code}`)));
     });
@@ -140,10 +140,10 @@ describe("duckbill serve --workers 2", () => {
       expect(await exited).toBe(0);
       // Both workers announced themselves on the same port (each process writes its own lines, so their order
       // relative to the primary's ready line is the pipe's, not a promise).
-      expect(logs.filter((l) => l.msg === "worker serving").map((l) => l.port)).toEqual([port, port]);
-      const served = new Set(logs.filter((l) => l.msg === "admission").map((l) => l.worker));
+      expect(logs.filter((l) => l.message === "worker serving").map((l) => l.port)).toEqual([port, port]);
+      const served = new Set(logs.filter((l) => l.message === "remote admission controller audit annotations=map[string]string(nil)").map((l) => l.worker));
       expect(served).toEqual(new Set([1, 2]));
-      expect(logs.filter((l) => l.msg === "stopped").map((l) => l.worker ?? "primary").sort()).toEqual([1, 2, "primary"]);
+      expect(logs.filter((l) => l.message === "stopped").map((l) => l.worker ?? "primary").sort()).toEqual([1, 2, "primary"]);
     } finally {
       child.kill("SIGKILL");
       await rm(dir, { recursive: true, force: true });
@@ -157,7 +157,7 @@ describe("duckbill serve --workers 2", () => {
       const { port } = await ready;
       const ca = await readFile(join(dir, "ca.crt"), "utf8");
       let next = 0;
-      const answeredBy = (uid: string): unknown => logs.find((l) => l.msg === "admission" && l.uid === uid)?.worker;
+      const answeredBy = (uid: string): unknown => logs.find((l) => l["admissionreview/uid"] === uid)?.worker;
       /** Eight requests at once, so each goes on its own pooled connection: how many each worker answered. */
       const round = async (): Promise<Map<unknown, number>> => {
         const uids = Array.from({ length: 8 }, () => `k-${next++}`);
@@ -181,13 +181,13 @@ describe("duckbill serve --workers 2", () => {
       const workerPids = spawnSync("pgrep", ["-P", String(child.pid)], { encoding: "utf8" }).stdout.trim().split("\n").map(Number);
       expect(workerPids).toHaveLength(2);
       process.kill(workerPids[0]!, "SIGKILL");
-      await until(() => logs.some((l) => l.msg === "worker exited; starting another"));
+      await until(() => logs.some((l) => l.message === "worker exited; starting another"));
       step = "refilling the pool while one worker serves";
       const whileOne = await round();
 
       step = "waiting for the replacement to serve";
-      await until(() => logs.filter((l) => l.msg === "worker serving").length === 3);
-      const serving = logs.filter((l) => l.msg === "worker serving").map((l) => l.worker);
+      await until(() => logs.filter((l) => l.message === "worker serving").length === 3);
+      const serving = logs.filter((l) => l.message === "worker serving").map((l) => l.worker);
       const replacement = serving[2];
       step = "waiting for the connections to spread";
       let spread = new Map<unknown, number>();

@@ -214,7 +214,7 @@ function servingPort(child: ChildProcess): Promise<number> {
     child.stderr?.on("data", (c: Buffer) => (err += c.toString("utf8")));
     child.stdout?.on("data", (chunk: Buffer) => {
       out += chunk.toString("utf8");
-      const m = /"port":(\d+),[^\n]*"msg":"duckbill webhook serving"/.exec(out);
+      const m = /"message":"duckbill webhook serving"[^\n]*"port":(\d+),/.exec(out);
       if (m !== null) resolve(Number(m[1]));
     });
     child.on("exit", (code) => reject(new Error(`serve exited with ${code}: ${out}${err}`)));

@@ -66,7 +66,7 @@ describe("bin/duckbill", () => {
         let out = "";
         child.stdout?.on("data", (c: Buffer) => {
           out += c.toString("utf8");
-          if (out.includes('"msg":"duckbill webhook serving"')) resolve();
+          if (out.includes('"message":"duckbill webhook serving"')) resolve();
         });
         child.on("exit", (code) => reject(new Error(`serve exited with ${code}: ${out}`)));
       });

@@ -40,8 +40,8 @@ it("reviews wait at most 0.5 s while a 16,000-key config-features file loads", a
       await new Promise((r) => setTimeout(r, 20));
     }
   };
-  await until("the serving line", () => lines.some((l) => l.msg === "duckbill webhook serving"));
-  const port = lines.find((l) => l.msg === "duckbill webhook serving")?.port as number;
+  await until("the serving line", () => lines.some((l) => l.message === "duckbill webhook serving"));
+  const port = lines.find((l) => l.message === "duckbill webhook serving")?.port as number;
   const ca = await readFile(join(certs, "ca.crt"), "utf8");
   const agent = new Agent({ keepAlive: true, maxSockets: 8 });
   let stop = false;
@@ -63,7 +63,7 @@ it("reviews wait at most 0.5 s while a 16,000-key config-features file loads", a
     slowest = 0;
     const keys = Array.from({ length: 16000 }, (_, i) => `  key-${i}: "Enabled"\n`).join("");
     await writeFile(join(config, "config-features.yaml"), `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: config-features\ndata:\n  kubernetes.podspec-affinity: enabled\n${keys}`);
-    await until("both workers to take the file", () => lines.filter((l) => l.msg === "config-features changed; the new value is in effect").length >= 2);
+    await until("both workers to take the file", () => lines.filter((l) => l.message === "config-features changed; the new value is in effect").length >= 2);
     const before = answered;
     await until("reviews after the change", () => answered >= before + 100);
   } finally {
