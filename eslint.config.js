@@ -15,14 +15,16 @@ export default tseslint.config(
       "no-restricted-imports": "off",
     },
   },
-  // Layers import only downward (cli → server → admission / kube → serving → config / duck → apis → go): each folder
-  // names the folders it may not import. `config` is data: the cluster side of it lives in kube/ and is passed in.
+  // Layers import only downward (cli → server → admission / kube → certs, serving → config / duck → apis → go): each
+  // folder names the folders it may not import. `config` is data: the cluster side of it lives in kube/ and is
+  // passed in; `certs` makes, reads and rotates certificates and TLS files, and kube/ stores them in the cluster.
   ...Object.entries({
-    go: ["apis", "duck", "config", "serving", "admission", "kube", "server", "cli"],
-    apis: ["duck", "config", "serving", "admission", "kube", "server", "cli"],
-    duck: ["config", "serving", "admission", "kube", "server", "cli"],
-    config: ["duck", "serving", "admission", "kube", "server", "cli"],
-    serving: ["admission", "kube", "server", "cli"],
+    go: ["apis", "duck", "config", "certs", "serving", "admission", "kube", "server", "cli"],
+    apis: ["duck", "config", "certs", "serving", "admission", "kube", "server", "cli"],
+    duck: ["config", "certs", "serving", "admission", "kube", "server", "cli"],
+    config: ["duck", "certs", "serving", "admission", "kube", "server", "cli"],
+    certs: ["serving", "admission", "kube", "server", "cli"],
+    serving: ["certs", "admission", "kube", "server", "cli"],
     admission: ["kube", "server", "cli"],
     kube: ["admission", "server", "cli"],
     server: ["serving", "duck", "apis", "cli"],
@@ -34,4 +36,41 @@ export default tseslint.config(
       "no-restricted-imports": ["error", { patterns: forbidden.map((f) => ({ group: [`**/${f}/**`], message: `src/${folder} may not import src/${f} (layers import only downward)` })) }],
     },
   })),
+  // Inside src/cli, rooms import downward too: main.ts (dispatch) → the commands (check, upgrade, features,
+  // test-suites, admit) and serve → cluster (reading a cluster for the commands) → the command line's own files at
+  // the top of src/cli (settings table, help, usage, io) → kubectl (what kubectl does with manifests).
+  ...Object.entries({
+    kubectl: { parent: true, rooms: ["check", "upgrade", "features", "test-suites", "admit", "cluster", "serve"] },
+    cluster: { parent: false, rooms: ["check", "upgrade", "features", "test-suites", "admit", "serve"] },
+    check: { parent: false, rooms: ["upgrade", "features", "test-suites", "admit", "serve"] },
+    upgrade: { parent: false, rooms: ["features", "test-suites", "admit", "serve"] },
+    features: { parent: false, rooms: ["upgrade", "test-suites", "admit", "serve"] },
+    "test-suites": { parent: false, rooms: ["upgrade", "features", "admit", "serve"] },
+    admit: { parent: false, rooms: ["check", "upgrade", "features", "test-suites", "cluster", "serve"] },
+    serve: { parent: false, rooms: ["check", "upgrade", "features", "test-suites", "admit", "cluster"] },
+  }).map(([room, { parent, rooms }]) => ({
+    files: [`src/cli/${room}/**/*.ts`],
+    ignores: ["**/*.test.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            ...rooms.map((r) => ({ group: [`../${r}/**`], message: `src/cli/${room} may not import src/cli/${r} (rooms import only downward)` })),
+            ...(parent ? [{ group: ["../*.js"], message: `src/cli/${room} may not import the command line's own files above it` }] : []),
+          ],
+        },
+      ],
+    },
+  })),
+  {
+    files: ["src/cli/*.ts"],
+    ignores: ["src/cli/main.ts", "src/cli/index.ts", "**/*.test.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        { patterns: [{ group: ["./check/**", "./upgrade/**", "./features/**", "./test-suites/**", "./admit/**", "./cluster/**", "./serve/**"], message: "the command line's own files do not import the commands or serve: main.ts dispatches to them" }] },
+      ],
+    },
+  },
 );

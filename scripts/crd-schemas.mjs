@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-// Writes src/cli/crd-schemas.ts: the structural part of each CRD in manifests/crds/ (which fields exist: properties,
+// Writes src/cli/check/crd-schemas.ts: the structural part of each CRD in manifests/crds/ (which fields exist: properties,
 // items, additionalProperties, x-kubernetes-preserve-unknown-fields, x-kubernetes-embedded-resource), for
-// `duckbill check`'s strict decoding without a cluster (src/cli/strict-decoding.ts). test/cli/strict-decoding.test.ts
+// `duckbill check`'s strict decoding without a cluster (src/cli/kubectl/strict-decoding.ts). test/cli/strict-decoding.test.ts
 // fails when the file and the CRDs differ; run `node scripts/crd-schemas.mjs` after changing a CRD.
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -38,5 +38,5 @@ export const CRD_SCHEMAS: Readonly<Record<string, StructuralSchema>> = {
 ${entries.map(([key, schema]) => `  ${JSON.stringify(key)}: ${JSON.stringify(schema)},`).join("\n")}
 };
 `;
-writeFileSync(join(root, "src/cli/crd-schemas.ts"), body);
-process.stderr.write(`src/cli/crd-schemas.ts: ${entries.length} schemas\n`);
+writeFileSync(join(root, "src/cli/check/crd-schemas.ts"), body);
+process.stderr.write(`src/cli/check/crd-schemas.ts: ${entries.length} schemas\n`);

@@ -2,7 +2,7 @@ import { parseArgs } from "node:util";
 import { loadConfigDir } from "../config/dir.js";
 import { resolveKnativeProfile } from "../config/profile.js";
 import { defaultSnapshot, type ConfigSnapshot } from "../config/snapshot.js";
-import { ManifestError, NoObjectsError } from "./manifests.js";
+import { ManifestError, NoObjectsError } from "./kubectl/manifests.js";
 import { argsProblem } from "./suggest.js";
 
 /** Where a command writes, so tests can capture it. */

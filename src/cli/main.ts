@@ -39,15 +39,15 @@ async function serve(argv: string[]): Promise<number> {
   if (typeof parsed === "number") return parsed;
   const { values } = parsed;
   const settings = resolveSettings(values as Record<string, string | boolean | undefined>, process.env);
-  const { answerRebalancing, parseWorkers, reportServing, runPrimary, serveWorkerMetrics } = await import("./workers.js");
+  const { answerRebalancing, parseWorkers, reportServing, runPrimary, serveWorkerMetrics } = await import("./serve/workers.js");
   const workers = parseWorkers(settings.workers);
   const { default: cluster } = await import("node:cluster");
   if (workers > 1 && cluster.isPrimary) {
-    const [{ createLogger }, { logStyle }] = await Promise.all([import("../server/logging.js"), import("./serve.js")]);
+    const [{ createLogger }, { logStyle }] = await Promise.all([import("../server/logging.js"), import("./serve/serve.js")]);
     return runPrimary(settings, workers, createLogger(settings["log-level"] as LogLevel, undefined, {}, logStyle(settings)));
   }
   // Commands load what they need only: `admit` never loads the HTTP stack.
-  const { startWebhook } = await import("./serve.js");
+  const { startWebhook } = await import("./serve/serve.js");
   // Signals are handled from before the server starts: a SIGTERM that arrives while it starts (or right after the
   // "serving" line) drains it once it is up instead of killing the process on Node's default action.
   let running: Awaited<ReturnType<typeof startWebhook>> | undefined;
@@ -73,7 +73,7 @@ async function serve(argv: string[]): Promise<number> {
   if (cluster.isWorker) {
     // The primary serves the summed metrics and forwards SIGTERM; a terminal's Ctrl-C reaches it too.
     process.on("SIGINT", () => undefined);
-    const [{ createLogger }, { logStyle }] = await Promise.all([import("../server/logging.js"), import("./serve.js")]);
+    const [{ createLogger }, { logStyle }] = await Promise.all([import("../server/logging.js"), import("./serve/serve.js")]);
     const logger = createLogger(settings["log-level"] as LogLevel, undefined, {}, logStyle(settings)).child({ worker: cluster.worker?.id });
     running = await startWebhook({ ...settings, "metrics-port": "0" }, defaultDeps(), {
       logger,
@@ -100,7 +100,7 @@ async function admit(argv: string[]): Promise<number> {
   // The YAML parser loads only when a directory is read (`serve` does not need it at startup).
   const config = configDir !== "" ? await (await import("../config/dir.js")).loadConfigDir(configDir, profile) : defaultSnapshot(profile);
   const deps = defaultDeps();
-  const { admitBatch, admitOne } = await import("./admit.js");
+  const { admitBatch, admitOne } = await import("./admit/admit.js");
   if (values.batch === true) {
     const bad = await admitBatch(process.stdin, process.stdout, deps, config);
     return bad === 0 ? 0 : 2;
@@ -142,13 +142,13 @@ export async function main(argv: string[]): Promise<number> {
     case "admit":
       return admit(rest);
     case "check":
-      return (await import("./check-command.js")).runCheck(rest);
+      return (await import("./check/check-command.js")).runCheck(rest);
     case "test":
-      return (await import("./test-command.js")).runTest(rest);
+      return (await import("./test-suites/test-command.js")).runTest(rest);
     case "features":
-      return (await import("./features-command.js")).runFeatures(rest);
+      return (await import("./features/features-command.js")).runFeatures(rest);
     case "upgrade-check":
-      return (await import("./upgrade-check.js")).runUpgradeCheck(rest);
+      return (await import("./upgrade/upgrade-check.js")).runUpgradeCheck(rest);
     case "version":
     case "--version":
       return version(rest);

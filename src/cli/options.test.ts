@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { optionsTable, parseBool, parseCount, parseDurationMs, parsePort, resolveSettings, settingOf, UPGRADE_CHECK_OPTIONS } from "./options.js";
-import { parseTlsMinVersion } from "./tls-settings.js";
+import { parseTlsMinVersion } from "./serve/tls-settings.js";
 
 describe("resolveSettings", () => {
   it("takes a flag over the environment over the default", () => {

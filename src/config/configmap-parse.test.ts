@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { asBool, asString, goTrimSpace } from "./configmap-parse.js";
+import { goTrimSpace } from "../go/strings/trim.js";
+import { asBool, asString } from "./configmap-parse.js";
 import { asInt } from "./configmaps/configmap-ints.js";
 import { parseDeploymentConfig } from "./configmaps/deployment.js";
 import { parseGcConfig } from "./configmaps/gc.js";

@@ -14,6 +14,7 @@ import { formatQuantity, parseQuantity } from "../go/apimachinery/quantity.js";
 import type { ConfigMapParseRules } from "./profile.js";
 import type { ConfigData } from "./types.js";
 import type { Int64 } from "./types.js";
+import { goTrimSpace } from "../go/strings/trim.js";
 
 /** The value at `key` when the map really has it (never an inherited property). */
 export function lookup(data: ConfigData, key: string): string | undefined {
@@ -28,14 +29,6 @@ function wrap<T>(key: string, r: GoParse<T>): GoParse<T> {
 
 function present<T>(value: T): GoParse<T> {
   return { ok: true, value };
-}
-
-/**
- * Go's strings.TrimSpace: the Unicode White_Space characters at either end (JavaScript's trim() also strips U+FEFF,
- * which Go keeps).
- */
-export function goTrimSpace(s: string): string {
-  return s.replace(/^[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+|[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+$/gu, "");
 }
 
 /** configmap.AsString: the value as-is (1.17) or TrimSpace'd (1.19+, configmap/parser/parse.go: parse[string]). */

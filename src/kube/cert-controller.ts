@@ -14,15 +14,15 @@ import type { Logger } from "pino";
 import { Counter, Gauge, type Registry } from "prom-client";
 import { Backoff, DEFAULT_BACKOFF, type BackoffPolicy } from "./backoff.js";
 import { describeApiError, statusCodeOf, withSignal } from "./api-request.js";
-import { knativeCommonName, knativeDnsNames } from "./certificate-issuer.js";
-import { readCertSecret, tlsMaterialOf, type TlsMaterialUpdate } from "./cert-secret.js";
-import { DEFAULT_ROTATION_POLICY, planRotation, rotationPolicyProblems, type CertificateNames, type RotationPolicy } from "./cert-rotation.js";
+import { knativeCommonName, knativeDnsNames } from "../certs/certificate-issuer.js";
+import { readCertSecret, tlsMaterialOf, type TlsMaterialUpdate } from "../certs/cert-secret.js";
+import { DEFAULT_ROTATION_POLICY, planRotation, rotationPolicyProblems, type CertificateNames, type RotationPolicy } from "../certs/cert-rotation.js";
 import type { RequestThrottle } from "./client.js";
 import { createLeaderElector, defaultLeaseIdentity, KNATIVE_LEASE_TIMING, type LeaderElector, type LeaseTiming } from "./leader-election.js";
 import { knativeLeaseName } from "./lease-buckets.js";
 import { SecretWatch } from "./secret-watch.js";
 
-export type { TlsMaterialUpdate } from "./cert-secret.js";
+export type { TlsMaterialUpdate } from "../certs/cert-secret.js";
 
 export const DEFAULT_SECRET_NAME = "webhook-certs";
 /** Knative's Lease for its certificates controller (docs/knative-behavior.md#leader-election). */

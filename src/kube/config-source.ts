@@ -1,6 +1,6 @@
 /**
  * The cluster side of the config store: credentials, client rate limits and the ConfigMap list/watch source
- * (configmap-source.ts), handed to `createConfigStore` as its `cluster` source by the caller (cli/serve.ts), so
+ * (configmap-source.ts), handed to `createConfigStore` as its `cluster` source by the caller (cli/serve/serve.ts), so
  * that `config/` stays data and never reaches the cluster itself. This module pulls in @kubernetes/client-node
  * (about a second to import): load it only in cluster mode.
  */

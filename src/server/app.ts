@@ -58,7 +58,7 @@ export interface WebhookServer {
   readonly bodyBudget: BodyBudget | undefined;
   /** `--max-connections` (undefined when off). */
   readonly connectionTable: ConnectionTable | undefined;
-  /** Connections given back to the other workers (`--workers`: src/cli/workers.ts rebalances them). */
+  /** Connections given back to the other workers (`--workers`: src/cli/serve/workers.ts rebalances them). */
   readonly connectionShed: ConnectionShed;
 }
 

@@ -1,7 +1,7 @@
 import { EventEmitter } from "node:events";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { describe, expect, it } from "vitest";
-import { connectionsOverShare } from "../cli/workers.js";
+import { connectionsOverShare } from "../cli/serve/workers.js";
 import { ConnectionShed } from "./connection-shed.js";
 
 /** An HTTP/1 request on `socket` and its answer, recording the headers set on it. */

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 
 /**
  * Connections a worker gives back to node:cluster's round robin when it holds more than its share
- * (src/cli/workers.ts: the primary's rebalancing rounds). Keep-alive clients stay on the connections they have, so
+ * (src/cli/serve/workers.ts: the primary's rebalancing rounds). Keep-alive clients stay on the connections they have, so
  * after a worker is replaced every connection would stay on the survivor, and its crash would drop them all at
  * once. The next `count` answers, each on its own connection, end their connection gently: an HTTP/1 answer says
  * `Connection: close` and Node closes the connection after it (as Go's server does when it stops keeping a

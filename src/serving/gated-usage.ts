@@ -1,7 +1,7 @@
 /**
  * Impact warnings for `config-features` changes (issue [7]): which existing Services and Configurations use a
  * gated field, kept as one small number per object, and the warnings /config-validation adds when a change
- * restricts a flag those objects rely on. Pure: src/kube/gated-usage.ts feeds the index from a list/watch, the
+ * restricts a flag those objects rely on. Pure: src/kube/gated-usage-watch.ts feeds the index from a list/watch, the
  * admission layer reads it through the request env.
  */
 import type { FeaturesConfig, Flag } from "../config/types.js";

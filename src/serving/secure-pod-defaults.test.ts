@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { runFeatures } from "../cli/features-command.js";
+import { runFeatures } from "../cli/features/features-command.js";
 import { renderFieldError, viaField } from "../apis/field-error.js";
 import { DEFAULT_DEFAULTS } from "../config/defaults.js";
 import { DEFAULT_FEATURES, flagValues, parseFeaturesConfig, parseFlagOf, parseSecurePodDefaults } from "../config/features.js";

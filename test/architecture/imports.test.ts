@@ -5,11 +5,26 @@ import { describe, expect, it } from "vitest";
 
 /**
  * The import graph of src/ (tests excluded): no cycles, and no import from a lower layer to a higher one
- * (cli → server → admission / kube → serving → config / duck → apis → go). eslint.config.js checks the layers
- * file by file as code is written; this draws the whole graph, which is what a cycle needs.
+ * (cli → server → admission / kube → certs, serving → config / duck → apis → go), nor, inside src/cli, from a lower
+ * room to a higher one (CLI_RANK). eslint.config.js checks the same file by file as code is written; this draws the
+ * whole graph, which is what a cycle needs.
  */
 const SRC = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..", "src");
-const RANK: Record<string, number> = { go: 0, apis: 1, duck: 2, config: 2, serving: 3, admission: 4, kube: 4, server: 5, cli: 6 };
+const RANK: Record<string, number> = { go: 0, apis: 1, duck: 2, config: 2, certs: 3, serving: 3, admission: 4, kube: 4, server: 5, cli: 6 };
+
+/**
+ * The rooms of src/cli, lowest first: kubectl's manifest handling; the command line's own files (the settings table,
+ * help, usage, io: src/cli/*.ts but main.ts); reading a cluster for the commands; check, which upgrade, features and
+ * test-suites build on; the other commands and serve; main.ts, which dispatches to them.
+ */
+const CLI_RANK: Record<string, number> = { kubectl: 0, "": 1, cluster: 2, check: 3, upgrade: 4, features: 4, "test-suites": 4, admit: 4, serve: 4, main: 5 };
+
+function cliRoom(file: string): string | undefined {
+  const parts = relative(SRC, file).split("/");
+  if (parts[0] !== "cli") return undefined;
+  if (parts.length === 2) return parts[1] === "main.ts" || parts[1] === "index.ts" ? "main" : "";
+  return parts[1];
+}
 
 function sources(dir: string, out: string[] = []): string[] {
   for (const name of readdirSync(dir)) {
@@ -91,6 +106,23 @@ describe("src/ import graph", () => {
         if (a !== b && (RANK[b] as number) >= (RANK[a] as number)) upward.push(`${relative(SRC, from)} -> ${relative(SRC, to)}`);
       }
     }
+    expect(upward).toEqual([]);
+  });
+
+  it("imports only downward between the rooms of src/cli", () => {
+    const upward: string[] = [];
+    const rooms = new Set<string>();
+    for (const [from, deps] of edges) {
+      const a = cliRoom(from);
+      if (a === undefined) continue;
+      rooms.add(a);
+      for (const to of deps) {
+        const b = cliRoom(to);
+        if (b === undefined || a === b) continue;
+        if ((CLI_RANK[b] as number) >= (CLI_RANK[a] as number)) upward.push(`${relative(SRC, from)} -> ${relative(SRC, to)}`);
+      }
+    }
+    expect([...rooms].sort()).toEqual(Object.keys(CLI_RANK).sort());
     expect(upward).toEqual([]);
   });
 });

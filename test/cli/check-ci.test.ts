@@ -9,10 +9,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { parse as parseYaml } from "yaml";
-import { runCheck } from "../../src/cli/check-command.js";
-import { CRD_SCHEMAS } from "../../src/cli/crd-schemas.js";
-import { junitXml } from "../../src/cli/junit.js";
-import { prunedFields, strictDecodingMessage, structuralOf, unknownCustomResourceFields } from "../../src/cli/strict-decoding.js";
+import { runCheck } from "../../src/cli/check/check-command.js";
+import { CRD_SCHEMAS } from "../../src/cli/check/crd-schemas.js";
+import { junitXml } from "../../src/cli/check/junit.js";
+import { prunedFields, strictDecodingMessage, structuralOf, unknownCustomResourceFields } from "../../src/cli/kubectl/strict-decoding.js";
 import { runCaptured, type CapturedRun } from "../support/cli-io.js";
 import { BUILTIN_RESOURCES, CONFIGMAPS, configMap, CUSTOM_RESOURCE_DEFINITIONS, FakeApiServer, type KubeObject, type ResourceType } from "../support/fake-apiserver.js";
 import { elementsNamed, parseXml, type XmlElement } from "../support/xml.js";
@@ -107,7 +107,7 @@ describe("check refuses unknown fields as the API server's strict decoding does,
     expect(r.stderr).toBe('Error from server (BadRequest): error when creating "STDIN": ConfigMap in version "v1" cannot be handled as a ConfigMap: strict decoding error: unknown field "datas"\n');
   });
 
-  it("follows Duckbill's CRDs in manifests/crds without a cluster (src/cli/crd-schemas.ts is generated from them)", () => {
+  it("follows Duckbill's CRDs in manifests/crds without a cluster (src/cli/check/crd-schemas.ts is generated from them)", () => {
     const fromYaml: Record<string, unknown> = {};
     for (const file of readdirSync("manifests/crds").filter((f) => f.endsWith(".yaml"))) {
       const crd = parseYaml(readFileSync(join("manifests/crds", file), "utf8")) as { spec: { group: string; names: { kind: string }; versions: Array<{ name: string; schema: { openAPIV3Schema: unknown } }> } };

@@ -4,8 +4,8 @@
  * no flag governs (privileged, nfs volumes, lifecycle hooks, ...) are explained too.
  */
 import { describe, expect, it } from "vitest";
-import { runFeatures } from "../../src/cli/features-command.js";
-import { resolveFields, serviceFields } from "../../src/cli/field-explain.js";
+import { runFeatures } from "../../src/cli/features/features-command.js";
+import { resolveFields, serviceFields } from "../../src/cli/features/field-explain.js";
 import { closest, editDistance } from "../../src/cli/suggest.js";
 import { KNATIVE_VERSIONS, PROFILES } from "../../src/config/profile.js";
 import { FEATURE_GATES, featureGatesOf } from "../../src/serving/feature-gates.js";

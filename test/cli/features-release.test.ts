@@ -6,7 +6,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { runFeatures } from "../../src/cli/features-command.js";
+import { runFeatures } from "../../src/cli/features/features-command.js";
 import { runCaptured, type CapturedRun } from "../support/cli-io.js";
 import { BUILTIN_RESOURCES, CUSTOM_RESOURCE_DEFINITIONS as CRDS, FakeApiServer, NAMESPACES } from "../support/fake-apiserver.js";
 

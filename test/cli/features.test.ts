@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
-import type { CliIO } from "../../src/cli/check.js";
-import { checkDocuments } from "../../src/cli/check.js";
-import { runFeatures, withFlagDisabled } from "../../src/cli/features-command.js";
+import type { CliIO } from "../../src/cli/check/check.js";
+import { checkDocuments } from "../../src/cli/check/check.js";
+import { runFeatures, withFlagDisabled } from "../../src/cli/features/features-command.js";
 import { defaultDeps, main } from "../../src/cli/main.js";
 import { DEFAULT_FEATURES, parseFeaturesConfig } from "../../src/config/features.js";
 import { defaultSnapshot, snapshotFrom } from "../../src/config/snapshot.js";

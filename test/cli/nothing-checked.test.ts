@@ -6,9 +6,9 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { runCheck } from "../../src/cli/check-command.js";
-import { runFeatures } from "../../src/cli/features-command.js";
-import { runUpgradeCheck } from "../../src/cli/upgrade-check.js";
+import { runCheck } from "../../src/cli/check/check-command.js";
+import { runFeatures } from "../../src/cli/features/features-command.js";
+import { runUpgradeCheck } from "../../src/cli/upgrade/upgrade-check.js";
 import { runCaptured } from "../support/cli-io.js";
 
 const SERVICE = "apiVersion: serving.knative.dev/v1\nkind: Service\nmetadata:\n  name: hello\n  namespace: default\nspec:\n  template:\n    spec:\n      containers:\n        - image: ghcr.io/knative/helloworld-go\n";

@@ -5,8 +5,8 @@
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { runTest } from "../../src/cli/test-command.js";
-import { fieldPath, parseTestFile, TestFileError } from "../../src/cli/test-suite.js";
+import { runTest } from "../../src/cli/test-suites/test-command.js";
+import { fieldPath, parseTestFile, TestFileError } from "../../src/cli/test-suites/test-suite.js";
 import { runCaptured, type CapturedRun } from "../support/cli-io.js";
 import { elementsNamed, parseXml } from "../support/xml.js";
 

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { beforeAll, expect, it } from "vitest";
-import { MAX_RESTARTS_PER_MINUTE } from "../../src/cli/workers.js";
+import { MAX_RESTARTS_PER_MINUTE } from "../../src/cli/serve/workers.js";
 import { childEnv, ensureBuilt, ROOT } from "../support/build.js";
 
 beforeAll(ensureBuilt);

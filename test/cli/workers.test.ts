@@ -8,9 +8,9 @@ import { Agent } from "node:https";
 import { createInterface } from "node:readline";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { ChildProcess } from "node:child_process";
-import { usableCpus } from "../../src/cli/cpu-limit.js";
+import { usableCpus } from "../../src/cli/serve/cpu-limit.js";
 import { resolveSettings } from "../../src/cli/options.js";
-import { parseWorkers } from "../../src/cli/workers.js";
+import { parseWorkers } from "../../src/cli/serve/workers.js";
 import { freePort, getText, samplesOf } from "../support/metrics-scrape.js";
 import { httpsCall, serviceReview } from "../support/webhook.js";
 

@@ -5,7 +5,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { createInterface } from "node:readline";
 import { Readable, Writable } from "node:stream";
-import { admitBatch } from "../../src/cli/admit.js";
+import { admitBatch } from "../../src/cli/admit/admit.js";
 import { defaultDeps } from "../../src/cli/main.js";
 import type { KnativeProfile } from "../../src/config/profile.js";
 import { defaultSnapshot } from "../../src/config/snapshot.js";

@@ -6,9 +6,9 @@ import { mkdir, mkdtemp, rename, rm, symlink, unlink, writeFile } from "node:fs/
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { CertDirWatch } from "../../src/kube/cert-dir-watch.js";
-import { generateTlsMaterial } from "../../src/kube/certificate-issuer.js";
-import type { TlsMaterial } from "../../src/kube/tls-material.js";
+import { CertDirWatch } from "../../src/certs/cert-dir-watch.js";
+import { generateTlsMaterial } from "../../src/certs/certificate-issuer.js";
+import type { TlsMaterial } from "../../src/certs/tls-material.js";
 import { capturedLogger, eventually, type LogLine } from "../config/store-harness.js";
 
 interface Started {

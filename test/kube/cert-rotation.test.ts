@@ -3,10 +3,10 @@
  * whose bundle is at most one overlap old always trusts the serving certificate, which is always valid.
  */
 import { describe, expect, it } from "vitest";
-import { createCa, issueServingCertificate, knativeDnsNames } from "../../src/kube/certificate-issuer.js";
-import { CERT_SECRET_KEYS, readCertSecret, servingProblem, tlsMaterialOf } from "../../src/kube/cert-secret.js";
-import { DEFAULT_ROTATION_POLICY, planRotation, rotationPolicyProblems, type CertAction, type RotationPolicy } from "../../src/kube/cert-rotation.js";
-import { describeCertificate } from "../../src/kube/certificate-parse.js";
+import { createCa, issueServingCertificate, knativeDnsNames } from "../../src/certs/certificate-issuer.js";
+import { CERT_SECRET_KEYS, readCertSecret, servingProblem, tlsMaterialOf } from "../../src/certs/cert-secret.js";
+import { DEFAULT_ROTATION_POLICY, planRotation, rotationPolicyProblems, type CertAction, type RotationPolicy } from "../../src/certs/cert-rotation.js";
+import { describeCertificate } from "../../src/certs/certificate-parse.js";
 import { certificateNames } from "../../src/kube/cert-controller.js";
 
 const HOUR = 3_600_000;

@@ -20,7 +20,7 @@ import { parseAllDocuments } from "yaml";
 import { createConfigStore } from "../../src/config/store.js";
 import { clusterConfigSource } from "../../src/kube/config-source.js";
 import { createPodDryRun } from "../../src/kube/dry-run.js";
-import { GatedUsageWatch } from "../../src/kube/gated-usage.js";
+import { GatedUsageWatch } from "../../src/kube/gated-usage-watch.js";
 import { createKubeApi } from "../../src/kube/json-api.js";
 import { detectKnativeRelease, KnativeReleaseWatch } from "../../src/kube/knative-release.js";
 import { PROFILES } from "../../src/config/profile.js";

@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { defaultDeps } from "../../src/cli/main.js";
 import { resolveSettings, type ServeSettings } from "../../src/cli/options.js";
-import { startWebhook, type RunningWebhook } from "../../src/cli/serve.js";
+import { startWebhook, type RunningWebhook } from "../../src/cli/serve/serve.js";
 import { capturedLogger, eventually, type LogLine } from "../config/store-harness.js";
 import { FakeApiServer, SECRETS } from "../support/fake-apiserver.js";
 import { serviceReview } from "../support/webhook.js";

@@ -9,7 +9,7 @@
  */
 import { Agent, request as httpsRequest } from "node:https";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { CERT_SECRET_KEYS } from "../../src/kube/cert-secret.js";
+import { CERT_SECRET_KEYS } from "../../src/certs/cert-secret.js";
 import type { FakeApiServer } from "../support/fake-apiserver.js";
 import { PAUSE_MS } from "../support/timing.js";
 import { serviceReview } from "../support/webhook.js";

@@ -12,9 +12,9 @@
 import { X509Certificate } from "node:crypto";
 import { connect as tlsConnect } from "node:tls";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { knativeCommonName, knativeDnsNames } from "../../src/kube/certificate-issuer.js";
-import { CERT_SECRET_KEYS, readCertSecret } from "../../src/kube/cert-secret.js";
-import { DEFAULT_ROTATION_POLICY, planRotation } from "../../src/kube/cert-rotation.js";
+import { knativeCommonName, knativeDnsNames } from "../../src/certs/certificate-issuer.js";
+import { CERT_SECRET_KEYS, readCertSecret } from "../../src/certs/cert-secret.js";
+import { DEFAULT_ROTATION_POLICY, planRotation } from "../../src/certs/cert-rotation.js";
 import { FakeApiServer, LEASES, SECRETS } from "../support/fake-apiserver.js";
 import { affinityDecision, NS, startFaultyCluster, stopFaultyCluster, probe, SERVERNAME, secretData, startClusterWebhook, until, type ClusterWebhook, type FaultyProxy } from "./fault-support.js";
 

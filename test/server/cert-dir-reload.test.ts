@@ -10,8 +10,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { connect as tlsConnect, type TLSSocket } from "node:tls";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { generateTlsMaterial } from "../../src/kube/certificate-issuer.js";
-import type { TlsMaterial } from "../../src/kube/tls-material.js";
+import { generateTlsMaterial } from "../../src/certs/certificate-issuer.js";
+import type { TlsMaterial } from "../../src/certs/tls-material.js";
 import { eventually } from "../config/store-harness.js";
 import { serviceReview, startTestWebhook, type TestWebhook } from "../support/webhook.js";
 

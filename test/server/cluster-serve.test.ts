@@ -10,7 +10,7 @@ import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { defaultDeps } from "../../src/cli/main.js";
 import { resolveSettings } from "../../src/cli/options.js";
-import { startWebhook, type RunningWebhook } from "../../src/cli/serve.js";
+import { startWebhook, type RunningWebhook } from "../../src/cli/serve/serve.js";
 import { configMap, CONFIGMAPS, FakeApiServer, MUTATING_WEBHOOK_CONFIGURATIONS, NAMESPACES, SECRETS, VALIDATING_WEBHOOK_CONFIGURATIONS, type KubeObject } from "../support/fake-apiserver.js";
 import { httpsCall, serviceReview } from "../support/webhook.js";
 

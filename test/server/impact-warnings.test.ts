@@ -10,7 +10,7 @@ import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { defaultDeps } from "../../src/cli/main.js";
 import { resolveSettings } from "../../src/cli/options.js";
-import { startWebhook, type RunningWebhook } from "../../src/cli/serve.js";
+import { startWebhook, type RunningWebhook } from "../../src/cli/serve/serve.js";
 import { BUILTIN_RESOURCES, configMap, CONFIGMAPS, FakeApiServer, NAMESPACES, type KubeObject, type ResourceType } from "../support/fake-apiserver.js";
 import { configMapReview, httpsCall } from "../support/webhook.js";
 import { eventually } from "../config/store-harness.js";

@@ -1,6 +1,6 @@
 /**
  * config-leader-election in a cluster: read once at startup (src/kube/leader-election-config.ts), its durations,
- * buckets and lease prefixes reach the certificate and webhook-configuration Leases (src/cli/cluster.ts), and
+ * buckets and lease prefixes reach the certificate and webhook-configuration Leases (src/cli/serve/cluster.ts), and
  * anything unusable means Knative's defaults with an error in the log rather than a webhook that will not start.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";

@@ -5,8 +5,8 @@ import { join } from "node:path";
 import { connect as tlsConnect, createSecureContext, type ConnectionOptions } from "node:tls";
 import * as x509 from "@peculiar/x509";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { opensslHasGroup } from "../../src/cli/tls-settings.js";
-import { createCa } from "../../src/kube/certificate-issuer.js";
+import { opensslHasGroup } from "../../src/cli/serve/tls-settings.js";
+import { createCa } from "../../src/certs/certificate-issuer.js";
 import { httpsCall, serviceReview, startTestWebhook, type TestWebhook } from "../support/webhook.js";
 
 describe("HTTPS with generated certificates", () => {

@@ -9,7 +9,7 @@ import type { Logger } from "pino";
 import { afterEach, beforeEach } from "vitest";
 import { defaultDeps } from "../../src/cli/main.js";
 import { resolveSettings, type ServeSettings } from "../../src/cli/options.js";
-import { startWebhook, type RunningWebhook } from "../../src/cli/serve.js";
+import { startWebhook, type RunningWebhook } from "../../src/cli/serve/serve.js";
 import { FakeApiServer, SECRETS, type FakeApiServerOptions } from "./fake-apiserver.js";
 
 export const CLUSTER_NS = "knative-serving";

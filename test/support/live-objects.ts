@@ -1,7 +1,7 @@
 /** Live Knative objects for the CLI's cluster tests, stored in the fake API server (fake-apiserver.ts). */
-import { checkDocuments } from "../../src/cli/check.js";
+import { checkDocuments } from "../../src/cli/check/check.js";
 import { defaultDeps } from "../../src/cli/deps.js";
-import { LAST_APPLIED_ANNOTATION } from "../../src/cli/kubectl-apply.js";
+import { LAST_APPLIED_ANNOTATION } from "../../src/cli/kubectl/kubectl-apply.js";
 import type { ConfigSnapshot } from "../../src/config/snapshot.js";
 import type { FakeApiServer, KubeObject, ResourceType } from "./fake-apiserver.js";
 

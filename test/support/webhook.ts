@@ -6,7 +6,7 @@ import { pino } from "pino";
 import type { AdmissionDeps } from "../../src/admission/deps.js";
 import { defaultDeps } from "../../src/cli/main.js";
 import { resolveSettings, type ServeSettings } from "../../src/cli/options.js";
-import { startWebhook, type RunningWebhook } from "../../src/cli/serve.js";
+import { startWebhook, type RunningWebhook } from "../../src/cli/serve/serve.js";
 
 export interface TestWebhook {
   readonly running: RunningWebhook;

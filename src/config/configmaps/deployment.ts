@@ -10,7 +10,7 @@ import { goStringList, isDNS1123Subdomain } from "../../go/apimachinery/validati
 import { asBool, asDuration, asQuantity, asString, lookup } from "../configmap-parse.js";
 import { DEFAULT_PROFILE, type KnativeProfile } from "../profile.js";
 import type { ConfigData } from "../types.js";
-import { validatedSelectorFromSetError } from "./label-selector.js";
+import { validatedSelectorFromSetError } from "../../go/apimachinery/label-selector.js";
 import { yamlUnmarshalInto, type Decoded, type JsonTarget } from "../../go/yaml/yaml-to-json.js";
 
 export const DEPLOYMENT_CONFIG_NAME = "config-deployment";

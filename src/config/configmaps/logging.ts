@@ -4,7 +4,7 @@
  */
 import { lookup } from "../configmap-parse.js";
 import type { ConfigData } from "../types.js";
-import { goLowerEquals } from "./go-case.js";
+import { goLowerEquals } from "../../go/strings/lower.js";
 
 export const LOGGING_CONFIG_NAME = "config-logging";
 

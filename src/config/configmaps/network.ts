@@ -12,7 +12,7 @@ import { DEFAULT_PROFILE, type KnativeProfile } from "../profile.js";
 import type { ConfigData } from "../types.js";
 import { asInt } from "./configmap-ints.js";
 import { checkRenderedDomain } from "./domain-url.js";
-import { goLowerEquals } from "./go-case.js";
+import { goLowerEquals } from "../../go/strings/lower.js";
 import { yamlUnmarshalInto, type JsonTarget } from "../../go/yaml/yaml-to-json.js";
 
 export const NETWORK_CONFIG_NAME = "config-network";

@@ -22,7 +22,8 @@ import { QUANTITY_FORMAT_ERROR, formatQuantity, parseQuantity } from "../../apim
 import type { GoField, GoType, MapType, SliceType, StructType } from "./types.js";
 import { asciiUpper } from "./types.js";
 import { decodeStdBase64 } from "../base64/base64.js";
-import { goString, goTrimSpace, hasGoStrings } from "./go-strings.js";
+import { goTrimSpace } from "../../strings/trim.js";
+import { goString, hasGoStrings } from "./go-strings.js";
 import { roundTripRfc3339 } from "../../time/rfc3339.js";
 import { roundTripUrl } from "../../net/url/url.js";
 import { copyJsonValue, hasOwnKeys, isJsonObject, setOwn, type JsonObject } from "./json-value.js";

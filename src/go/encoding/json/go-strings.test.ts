@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { goString, goTrimSpace } from "./go-strings.js";
+import { goTrimSpace } from "../../strings/trim.js";
+import { goString } from "./go-strings.js";
 import { goQuote } from "../../strconv/quote.js";
 
 describe("goQuote is strconv.Quote", () => {

@@ -6,21 +6,21 @@
  * ConfigMaps (from the cluster, --config-dir or the manifests) go through /config-validation as both releases, and
  * their keys are read against both profiles (upgrade-configmaps.ts).
  */
-import type { AdmissionDeps } from "../admission/deps.js";
-import { isKnativeVersion, KNATIVE_VERSIONS, knativeProfile, PROFILES, type KnativeProfile } from "../config/profile.js";
-import { ADMISSION_CONFIGMAPS, snapshotFrom, withProfile, type ConfigSnapshot } from "../config/snapshot.js";
-import type { ConfigData } from "../config/types.js";
-import { checkDocument, checkUnchangedUpdate, storedObject, type CheckOptions, type CheckResult, type DocumentIdentity } from "./check.js";
-import { defaultDeps } from "./deps.js";
-import { detectKnativeVersion, profileVersionOf, type DetectKnativeVersion } from "./detect-version.js";
-import { clusterCall, exitOnError, loadConfig, parseOrUsage, PROCESS_IO, UsageError, type CliIO } from "./io.js";
-import { controlledByService, nextApplyOf } from "./live-objects.js";
-import { type ManifestDocument, type ManifestError, readManifestPaths } from "./manifests.js";
-import { renderHelp } from "./help.js";
-import { parseArgsOptions, settingOf, UPGRADE_CHECK_OPTIONS } from "./options.js";
+import type { AdmissionDeps } from "../../admission/deps.js";
+import { isKnativeVersion, KNATIVE_VERSIONS, knativeProfile, PROFILES, type KnativeProfile } from "../../config/profile.js";
+import { ADMISSION_CONFIGMAPS, snapshotFrom, withProfile, type ConfigSnapshot } from "../../config/snapshot.js";
+import type { ConfigData } from "../../config/types.js";
+import { checkDocument, checkUnchangedUpdate, storedObject, type CheckOptions, type CheckResult, type DocumentIdentity } from "../check/check.js";
+import { defaultDeps } from "../deps.js";
+import { detectKnativeVersion, profileVersionOf, type DetectKnativeVersion } from "../cluster/detect-version.js";
+import { clusterCall, exitOnError, loadConfig, parseOrUsage, PROCESS_IO, UsageError, type CliIO } from "../io.js";
+import { controlledByService, nextApplyOf } from "../cluster/live-objects.js";
+import { type ManifestDocument, type ManifestError, readManifestPaths } from "../kubectl/manifests.js";
+import { renderHelp } from "../help.js";
+import { parseArgsOptions, settingOf, UPGRADE_CHECK_OPTIONS } from "../options.js";
 import { UpgradeComparer, type Comparison } from "./upgrade-compare.js";
 import { configMapNotes } from "./upgrade-configmaps.js";
-import { UPGRADE_CHECK_HELP } from "./usage.js";
+import { UPGRADE_CHECK_HELP } from "../usage.js";
 import { breaks, configMapCategory, formatJson, formatText, objectCategory, type ConfigMapReport, type ObjectReport, type SkippedDocument, type UpgradeReport } from "./upgrade-report.js";
 
 /** The one seam: how `--from auto` learns the cluster's release (src/kube's detector, passed in). */
@@ -128,7 +128,7 @@ async function readInputs(args: Args, deps: UpgradeCheckDeps, admission: Admissi
     return { fromVersion: fromProfile.version, fromSource: "given", config, documents: manifests ?? [], live: false, configMaps, unreadable };
   }
   const kubeconfig = args.kubeconfig;
-  const cluster = await import("./features-cluster.js");
+  const cluster = await import("../cluster/features-cluster.js");
   const { kubeConfig } = clusterCall(() => cluster.connect(kubeconfig));
   let fromVersion = args.from;
   if (fromVersion === "auto") {

@@ -5,13 +5,13 @@
  * the API server; failures are thrown as Errors whose message names what was being read and the API's answer.
  */
 import { CoreV1Api, CustomObjectsApi, type KubeConfig, type V1ConfigMap } from "@kubernetes/client-node";
-import { knativeVersionSetting, PROFILES, type KnativeProfile } from "../config/profile.js";
-import { ADMISSION_CONFIGMAPS, snapshotFrom, type ConfigSnapshot } from "../config/snapshot.js";
-import { describeApiError, statusCodeOf } from "../kube/api-request.js";
-import { loadKubeConfig, type LoadedKubeConfig } from "../kube/client.js";
-import { createKubeApi, KubeApiError } from "../kube/json-api.js";
-import { detectKnativeRelease, type DetectedRelease } from "../kube/knative-release.js";
-import { structuralOf, type StructuralSchema } from "./strict-decoding.js";
+import { knativeVersionSetting, PROFILES, type KnativeProfile } from "../../config/profile.js";
+import { ADMISSION_CONFIGMAPS, snapshotFrom, type ConfigSnapshot } from "../../config/snapshot.js";
+import { describeApiError, statusCodeOf } from "../../kube/api-request.js";
+import { loadKubeConfig, type LoadedKubeConfig } from "../../kube/client.js";
+import { createKubeApi, KubeApiError } from "../../kube/json-api.js";
+import { detectKnativeRelease, type DetectedRelease } from "../../kube/knative-release.js";
+import { structuralOf, type StructuralSchema } from "../kubectl/strict-decoding.js";
 
 /** kubectl's default --chunk-size. */
 export const LIST_PAGE_SIZE = 500;

@@ -6,7 +6,7 @@
  * of a release the cluster may not run.
  */
 import type { KubeConfig } from "@kubernetes/client-node";
-import { KNATIVE_VERSIONS, profileForRelease, type KnativeVersion } from "../config/profile.js";
+import { KNATIVE_VERSIONS, profileForRelease, type KnativeVersion } from "../../config/profile.js";
 
 /** The release the cluster runs, as its labels spell it (`1.17.2`, `v1.23.0`, `1.24`). Throws when it cannot tell. */
 export type DetectKnativeVersion = (kubeConfig: KubeConfig, namespace: string) => Promise<string>;

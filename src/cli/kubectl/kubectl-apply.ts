@@ -6,10 +6,10 @@
  * patcher.go), pkg/cmd/util/helpers.go (AddSourceToErr, StandardErrorMessage), cli-runtime resource.Info,
  * client-go rest/warnings.go.
  */
-import { compareByteOrder } from "../go/strings/compare.js";
-import { goQuote } from "../go/strconv/quote.js";
-import { copyJsonValue } from "../go/encoding/json/json-value.js";
-import { jsonEqual } from "../duck/json-equal.js";
+import { compareByteOrder } from "../../go/strings/compare.js";
+import { goQuote } from "../../go/strconv/quote.js";
+import { copyJsonValue } from "../../go/encoding/json/json-value.js";
+import { jsonEqual } from "../../duck/json-equal.js";
 
 export const LAST_APPLIED_ANNOTATION = "kubectl.kubernetes.io/last-applied-configuration";
 

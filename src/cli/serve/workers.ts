@@ -11,11 +11,11 @@ import type { Server } from "node:http";
 import type { Logger } from "pino";
 // A static import: the bundle (scripts/bundle.mjs) keeps CommonJS packages' named exports only for those.
 import { AggregatorRegistry, type Registry } from "prom-client";
-import { rawLogWriter } from "../server/logging.js";
-import { listenMetrics } from "../server/metrics-listener.js";
+import { rawLogWriter } from "../../server/logging.js";
+import { listenMetrics } from "../../server/metrics-listener.js";
 import { forwardLines } from "./log-forwarding.js";
 import { usableCpus } from "./cpu-limit.js";
-import { parsePort, type ServeSettings } from "./options.js";
+import { parsePort, type ServeSettings } from "../options.js";
 
 /**
  * The number of serving processes `--workers` asks for: `auto` (or 0) is one per CPU the process may use (the cgroup

@@ -5,23 +5,23 @@
  */
 import type { KubeConfig } from "@kubernetes/client-node";
 import type { Logger } from "pino";
-import type { KnativeProfile } from "../config/profile.js";
+import type { KnativeProfile } from "../../config/profile.js";
 import type { Registry } from "prom-client";
-import type { GroupVersionKind } from "../apis/gvk.js";
-import { generationalWebhookKinds } from "../admission/generation.js";
-import { createCertController, type TlsMaterialUpdate } from "../kube/cert-controller.js";
-import { resolveClusterDomain } from "../kube/cluster-domain.js";
-import { RequestThrottle, type ClientRateLimits } from "../kube/client.js";
-import { createPodDryRun } from "../kube/dry-run.js";
-import { createKubeApi } from "../kube/json-api.js";
-import { DEFAULT_LEADER_ELECTION } from "../config/configmaps/leader-election.js";
-import { defaultLeaseIdentity } from "../kube/leader-election.js";
-import { loadLeaderElectionConfig } from "../kube/leader-election-config.js";
-import { leaseNameFor } from "../kube/lease-buckets.js";
-import { disableNamespaceOwnershipFromEnv, knativeWebhookTargets, parseWebhookUrl, startWebhookConfigReconciliation } from "../kube/webhook-config.js";
-import type { RequestContext } from "../serving/context.js";
-import type { GatedUsageView } from "../serving/gated-usage.js";
-import type { KindRules } from "../serving/registry.js";
+import type { GroupVersionKind } from "../../apis/gvk.js";
+import { generationalWebhookKinds } from "../../admission/generation.js";
+import { createCertController, type TlsMaterialUpdate } from "../../kube/cert-controller.js";
+import { resolveClusterDomain } from "../../kube/cluster-domain.js";
+import { RequestThrottle, type ClientRateLimits } from "../../kube/client.js";
+import { createPodDryRun } from "../../kube/dry-run.js";
+import { createKubeApi } from "../../kube/json-api.js";
+import { DEFAULT_LEADER_ELECTION } from "../../config/configmaps/leader-election.js";
+import { defaultLeaseIdentity } from "../../kube/leader-election.js";
+import { loadLeaderElectionConfig } from "../../kube/leader-election-config.js";
+import { leaseNameFor } from "../../kube/lease-buckets.js";
+import { disableNamespaceOwnershipFromEnv, knativeWebhookTargets, parseWebhookUrl, startWebhookConfigReconciliation } from "../../kube/webhook-config.js";
+import type { RequestContext } from "../../serving/context.js";
+import type { GatedUsageView } from "../../serving/gated-usage.js";
+import type { KindRules } from "../../serving/registry.js";
 
 export interface ClusterOptions {
   readonly kubeConfig: KubeConfig;
@@ -52,7 +52,7 @@ export interface ClusterOptions {
 
 export interface ClusterParts {
   readonly podDryRun: NonNullable<RequestContext["podDryRun"]>;
-  /** With `impactWarnings`: the usage index (kube/gated-usage.ts, imported only then). */
+  /** With `impactWarnings`: the usage index (kube/gated-usage-watch.ts, imported only then). */
   readonly gatedUsage?: GatedUsageView;
   notReadyReason(): string | undefined;
   /** The release answered as changed: the webhook configurations are reconciled again (the owner reference). */
@@ -109,7 +109,7 @@ export async function startClusterParts(o: ClusterOptions): Promise<ClusterParts
         logger: o.logger,
       })
     : undefined;
-  const usage = o.impactWarnings === true ? new (await import("../kube/gated-usage.js")).GatedUsageWatch({ kubeConfig: o.kubeConfig, logger: o.logger, throttle }) : undefined;
+  const usage = o.impactWarnings === true ? new (await import("../../kube/gated-usage-watch.js")).GatedUsageWatch({ kubeConfig: o.kubeConfig, logger: o.logger, throttle }) : undefined;
   usage?.start();
   return {
     podDryRun,

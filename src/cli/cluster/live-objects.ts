@@ -2,7 +2,7 @@
  * Live objects read from a cluster, as the commands that check them (`features impact --kubeconfig`,
  * `upgrade-check --kubeconfig`) name, select and re-apply them.
  */
-import { lastAppliedOf } from "./kubectl-apply.js";
+import { lastAppliedOf } from "../kubectl/kubectl-apply.js";
 
 type JsonMap = Record<string, unknown>;
 

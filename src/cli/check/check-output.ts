@@ -6,8 +6,8 @@
 import { stringify as toYaml } from "yaml";
 import { printableDefaulted, type CheckResult, type Outcome } from "./check.js";
 import { junitXml, type JunitCase, type JunitSuite } from "./junit.js";
-import { deniedBy, WarningPrinter } from "./kubectl-apply.js";
-import { STDIN_SOURCE, type ManifestError } from "./manifests.js";
+import { deniedBy, WarningPrinter } from "../kubectl/kubectl-apply.js";
+import { STDIN_SOURCE, type ManifestError } from "../kubectl/manifests.js";
 
 export const OUTPUT_FORMATS = ["text", "json", "junit", "github"] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];

@@ -7,12 +7,12 @@
  * pkg/apis/serving/fieldmask.go such as SecurityContextMask's `privileged` or VolumeSourceMask's `nfs`) is one Knative
  * never allows; a `*bool` refused as true and allowed as false is allowed only as false.
  */
-import type { AdmissionDeps } from "../admission/deps.js";
-import { goTypeOf } from "../apis/knative-types.js";
-import { snapshotFrom, type ConfigSnapshot } from "../config/snapshot.js";
-import type { GoType } from "../go/encoding/json/types.js";
-import { FEATURE_GATES, featureGatesOf, gatesForFieldPath, normalizeFieldPath, type FeatureGate } from "../serving/feature-gates.js";
-import { checkDocument, DEFAULT_USER } from "./check.js";
+import type { AdmissionDeps } from "../../admission/deps.js";
+import { goTypeOf } from "../../apis/knative-types.js";
+import { snapshotFrom, type ConfigSnapshot } from "../../config/snapshot.js";
+import type { GoType } from "../../go/encoding/json/types.js";
+import { FEATURE_GATES, featureGatesOf, gatesForFieldPath, normalizeFieldPath, type FeatureGate } from "../../serving/feature-gates.js";
+import { checkDocument, DEFAULT_USER } from "../check/check.js";
 
 /** A field of a Service's spec, as a path with `[*]` for list elements. */
 export interface FieldEntry {

@@ -5,9 +5,9 @@
  * to the older release's value no longer shows the difference (or shows less of it).
  */
 import jsonpatch, { type Operation } from "fast-json-patch";
-import { describeProfileChange, profileChanges, withoutChange, type ProfileChange } from "../config/profile-changes.js";
-import { withProfile, type ConfigSnapshot } from "../config/snapshot.js";
-import { printableDefaulted, type CheckResult } from "./check.js";
+import { describeProfileChange, profileChanges, withoutChange, type ProfileChange } from "../../config/profile-changes.js";
+import { withProfile, type ConfigSnapshot } from "../../config/snapshot.js";
+import { printableDefaulted, type CheckResult } from "../check/check.js";
 
 /** What an answer says, in both releases: allowed or denied (by which webhook, with which message), and the warnings. */
 export interface Answer {

@@ -1,8 +1,8 @@
 import { createInterface } from "node:readline";
-import { answerHttp, JSON_CONTENT_TYPE, type HttpAnswer } from "../admission/http.js";
-import type { AdmissionDeps } from "../admission/deps.js";
-import { parseJsonText, stringifyJson } from "../go/encoding/json/json-bigint.js";
-import { snapshotFrom, type ConfigSnapshot } from "../config/snapshot.js";
+import { answerHttp, JSON_CONTENT_TYPE, type HttpAnswer } from "../../admission/http.js";
+import type { AdmissionDeps } from "../../admission/deps.js";
+import { parseJsonText, stringifyJson } from "../../go/encoding/json/json-bigint.js";
+import { snapshotFrom, type ConfigSnapshot } from "../../config/snapshot.js";
 
 /** One line of `duckbill admit --batch` input: the conformance vectors' request format. */
 interface BatchLine {

@@ -7,9 +7,9 @@
  * structural schema prunes (pkg/apiserver/schema/pruning: PruneWithOptions, sorted); for a built-in kind, those its
  * Go type lacks (sigs.k8s.io/json UnmarshalStrict).
  */
-import type { GoType } from "../go/encoding/json/types.js";
-import { goTypeOf } from "../apis/knative-types.js";
-import { compareByteOrder } from "../go/strings/compare.js";
+import type { GoType } from "../../go/encoding/json/types.js";
+import { goTypeOf } from "../../apis/knative-types.js";
+import { compareByteOrder } from "../../go/strings/compare.js";
 
 /** The parts of a CRD's openAPIV3Schema that decide which fields exist (apiextensions-apiserver schema.Structural). */
 export interface StructuralSchema {

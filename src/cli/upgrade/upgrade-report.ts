@@ -2,7 +2,7 @@
  * What `duckbill upgrade-check` found, and its two outputs: text grouped per object with a summary line, and one
  * JSON document (the schema docs/cli.md describes; fields are only ever added).
  */
-import type { DocumentIdentity } from "./check.js";
+import type { DocumentIdentity } from "../check/check.js";
 import type { ConfigMapNote, ConfigMapNoteCategory } from "./upgrade-configmaps.js";
 import { SEVERITY, type CheckName, type Comparison, type DefaultsOperation, type Finding, type FindingCategory } from "./upgrade-compare.js";
 

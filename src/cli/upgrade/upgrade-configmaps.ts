@@ -4,15 +4,15 @@
  * validating, defaults that change. Each note names the profile field it comes from. (Whether the ConfigMap stays
  * valid is asked of /config-validation itself: upgrade-compare.ts.)
  */
-import { DEPLOYMENT_CONFIG_NAME } from "../config/configmaps/deployment.js";
-import { OPENTELEMETRY_COUNTERPARTS, readsObservabilityKey } from "../config/configmaps/observability-keys.js";
-import { OBSERVABILITY_CONFIG_NAME } from "../config/configmaps/observability.js";
-import { TRACING_CONFIG_NAME } from "../config/configmaps/tracing.js";
-import { EXAMPLE_KEY } from "../config/example-checksum.js";
-import { DEFAULT_FEATURES, FEATURES_CONFIG_NAME, flagValues, parseFlagOf } from "../config/features.js";
-import type { KnativeProfile } from "../config/profile.js";
-import type { ConfigData } from "../config/types.js";
-import { featureGate } from "../serving/feature-gates.js";
+import { DEPLOYMENT_CONFIG_NAME } from "../../config/configmaps/deployment.js";
+import { OPENTELEMETRY_COUNTERPARTS, readsObservabilityKey } from "../../config/configmaps/observability-keys.js";
+import { OBSERVABILITY_CONFIG_NAME } from "../../config/configmaps/observability.js";
+import { TRACING_CONFIG_NAME } from "../../config/configmaps/tracing.js";
+import { EXAMPLE_KEY } from "../../config/example-checksum.js";
+import { DEFAULT_FEATURES, FEATURES_CONFIG_NAME, flagValues, parseFlagOf } from "../../config/features.js";
+import type { KnativeProfile } from "../../config/profile.js";
+import type { ConfigData } from "../../config/types.js";
+import { featureGate } from "../../serving/feature-gates.js";
 
 export type ConfigMapNoteCategory = "unvalidated" | "validated" | "ignored" | "takes-effect" | "value-change" | "default-change";
 

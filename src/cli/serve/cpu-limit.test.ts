@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { cgroupCpuLimit, parseCfsQuota, parseCpuMax, usableCpus } from "./cpu-limit.js";
 import { parseWorkers } from "./workers.js";
 
-const fixtures = resolve(import.meta.dirname, "../../test/fixtures/cgroup");
+const fixtures = resolve(import.meta.dirname, "../../../test/fixtures/cgroup");
 const root = (name: string): string => join(fixtures, name);
 
 describe("the cgroup CPU limit", () => {

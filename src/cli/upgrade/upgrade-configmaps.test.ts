@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { PROFILES, type KnativeVersion } from "../config/profile.js";
-import type { ConfigData } from "../config/types.js";
+import { PROFILES, type KnativeVersion } from "../../config/profile.js";
+import type { ConfigData } from "../../config/types.js";
 import { configMapNotes, type ConfigMapNote } from "./upgrade-configmaps.js";
 
 interface Row {

@@ -9,12 +9,12 @@
  */
 import { randomInt, randomUUID } from "node:crypto";
 import jsonpatch from "fast-json-patch";
-import type { AdmissionDeps } from "../admission/deps.js";
-import { answerReview, type AdmissionPath } from "../admission/http.js";
-import type { AdmissionResponse } from "../admission/response.js";
-import { copyJsonValue } from "../go/encoding/json/json-value.js";
-import type { GroupVersionKind } from "../apis/gvk.js";
-import type { ConfigSnapshot } from "../config/snapshot.js";
+import type { AdmissionDeps } from "../../admission/deps.js";
+import { answerReview, type AdmissionPath } from "../../admission/http.js";
+import type { AdmissionResponse } from "../../admission/response.js";
+import { copyJsonValue } from "../../go/encoding/json/json-value.js";
+import type { GroupVersionKind } from "../../apis/gvk.js";
+import type { ConfigSnapshot } from "../../config/snapshot.js";
 import {
   applyMergePatch,
   createErrorLine,
@@ -30,11 +30,11 @@ import {
   ResponseWarnings,
   threeWayMergePatch,
   withLastApplied,
-} from "./kubectl-apply.js";
+} from "../kubectl/kubectl-apply.js";
 import { CRD_SCHEMAS } from "./crd-schemas.js";
-import { ManifestError, type ManifestDocument } from "./manifests.js";
-import type { LiveRef } from "./features-cluster.js";
-import { strictDecodingMessage, unknownBuiltinFields, unknownCustomResourceFields, type StructuralSchema } from "./strict-decoding.js";
+import { ManifestError, type ManifestDocument } from "../kubectl/manifests.js";
+import type { LiveRef } from "../cluster/features-cluster.js";
+import { strictDecodingMessage, unknownBuiltinFields, unknownCustomResourceFields, type StructuralSchema } from "../kubectl/strict-decoding.js";
 
 /** The webhook names the API server reports (knative.dev/serving cmd/webhook/main.go). */
 export const DEFAULTING_WEBHOOK = "webhook.serving.knative.dev";
@@ -538,4 +538,4 @@ export function printableDefaulted(obj: JsonMap): JsonMap {
   return out;
 }
 
-export { loadConfig, PROCESS_IO, UsageError, type CliIO } from "./io.js";
+export { loadConfig, PROCESS_IO, UsageError, type CliIO } from "../io.js";

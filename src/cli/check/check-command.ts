@@ -4,20 +4,20 @@
  * (./check.ts) and writes the chosen output format (./check-output.ts).
  */
 import type { KubeConfig } from "@kubernetes/client-node";
-import type { AdmissionDeps } from "../admission/deps.js";
-import type { ConfigSnapshot } from "../config/snapshot.js";
+import type { AdmissionDeps } from "../../admission/deps.js";
+import type { ConfigSnapshot } from "../../config/snapshot.js";
 import { checkDocuments, liveRefsOf, readOldObjects, type CheckOptions } from "./check.js";
 import { exitCodeOf, formatGithub, formatJson, formatJunit, formatText, OUTPUT_FORMATS, type CheckRun, type OutputFormat } from "./check-output.js";
-import { CHECK_OPTIONS } from "./command-options.js";
+import { CHECK_OPTIONS } from "../command-options.js";
 import { CRD_SCHEMAS } from "./crd-schemas.js";
-import type { LiveRef } from "./features-cluster.js";
-import { defaultDeps } from "./deps.js";
-import { renderHelp } from "./help.js";
-import { clusterCall, exitOnError, loadConfig, parseOrUsage, PROCESS_IO, UsageError, type CliIO } from "./io.js";
-import { expandManifestPaths, readManifestPaths, readManifests, type ManifestDocument } from "./manifests.js";
-import { parseArgsOptions, settingOf } from "./options.js";
-import type { StructuralSchema } from "./strict-decoding.js";
-import { CHECK_HELP } from "./usage.js";
+import type { LiveRef } from "../cluster/features-cluster.js";
+import { defaultDeps } from "../deps.js";
+import { renderHelp } from "../help.js";
+import { clusterCall, exitOnError, loadConfig, parseOrUsage, PROCESS_IO, UsageError, type CliIO } from "../io.js";
+import { expandManifestPaths, readManifestPaths, readManifests, type ManifestDocument } from "../kubectl/manifests.js";
+import { parseArgsOptions, settingOf } from "../options.js";
+import type { StructuralSchema } from "../kubectl/strict-decoding.js";
+import { CHECK_HELP } from "../usage.js";
 
 interface CheckArgs {
   readonly help: boolean;
@@ -80,7 +80,7 @@ function crdKinds(deps: AdmissionDeps): Array<{ group: string; version: string; 
 
 /** The cluster `--kubeconfig` names, connected once: the module that reads it and its credentials. */
 interface Cluster {
-  readonly api: typeof import("./features-cluster.js");
+  readonly api: typeof import("../cluster/features-cluster.js");
   readonly kubeConfig: KubeConfig;
 }
 
@@ -91,7 +91,7 @@ interface Cluster {
 async function judgeAs(args: CheckArgs, deps: AdmissionDeps, io: CliIO): Promise<{ config: ConfigSnapshot; schemas?: ReadonlyMap<string, StructuralSchema>; cluster?: Cluster }> {
   const kubeconfig = args.kubeconfig;
   if (kubeconfig === undefined) return { config: await loadConfig(args.configDir, args.knativeVersion) };
-  const cluster = await import("./features-cluster.js");
+  const cluster = await import("../cluster/features-cluster.js");
   const { kubeConfig } = clusterCall(() => cluster.connect(kubeconfig));
   const { profile, note } = await clusterCall(() => cluster.clusterProfile(kubeConfig, args.systemNamespace, args.knativeVersion));
   if (note !== undefined) io.error(`note: ${note}\n`);

@@ -2,25 +2,25 @@ import { X509Certificate } from "node:crypto";
 import { readFileSync } from "node:fs";
 import type { Server } from "node:http";
 import type { Logger } from "pino";
-import type { AdmissionDeps } from "../admission/deps.js";
-import { exportsPrometheusMetrics } from "../config/metrics-export.js";
-import { knativeProfile, knativeVersionSetting, type KnativeProfile } from "../config/profile.js";
-import type { ConfigData } from "../config/types.js";
-import { chooseConfigStoreMode, createConfigStore, type ConfigStore } from "../config/store.js";
-import type { ClusterConfigSourceOptions } from "../kube/config-source.js";
-import { CertDirWatch } from "../kube/cert-dir-watch.js";
-import { generateTlsMaterial } from "../kube/certificate-issuer.js";
-import { describeCertificate } from "../kube/certificate-parse.js";
-import { loadTlsMaterial, writeTlsMaterial } from "../kube/tls-files.js";
-import type { TlsMaterial } from "../kube/tls-material.js";
-import { generationalKeys, parseGenerationalKinds } from "../admission/generation.js";
-import type { WebhookServer } from "../server/app.js";
-import { followLogLevel } from "../server/log-level.js";
-import { createLogger, LOG_FORMATS, LOG_LEVELS, type LogFormat, type LogLevel, type LogStyle } from "../server/logging.js";
-import { buildCommit } from "./version.js";
-import { listenMetrics } from "../server/metrics-listener.js";
-import { MAX_BODY_BYTES } from "../admission/http.js";
-import { parseBool, parseBytes, parseCount, parseDurationMs, parsePort, type ServeSettings } from "./options.js";
+import type { AdmissionDeps } from "../../admission/deps.js";
+import { exportsPrometheusMetrics } from "../../config/metrics-export.js";
+import { knativeProfile, knativeVersionSetting, type KnativeProfile } from "../../config/profile.js";
+import type { ConfigData } from "../../config/types.js";
+import { chooseConfigStoreMode, createConfigStore, type ConfigStore } from "../../config/store.js";
+import type { ClusterConfigSourceOptions } from "../../kube/config-source.js";
+import { CertDirWatch } from "../../certs/cert-dir-watch.js";
+import { generateTlsMaterial } from "../../certs/certificate-issuer.js";
+import { describeCertificate } from "../../certs/certificate-parse.js";
+import { loadTlsMaterial, writeTlsMaterial } from "../../certs/tls-files.js";
+import type { TlsMaterial } from "../../certs/tls-material.js";
+import { generationalKeys, parseGenerationalKinds } from "../../admission/generation.js";
+import type { WebhookServer } from "../../server/app.js";
+import { followLogLevel } from "../../server/log-level.js";
+import { createLogger, LOG_FORMATS, LOG_LEVELS, type LogFormat, type LogLevel, type LogStyle } from "../../server/logging.js";
+import { buildCommit } from "../version.js";
+import { listenMetrics } from "../../server/metrics-listener.js";
+import { MAX_BODY_BYTES } from "../../admission/http.js";
+import { parseBool, parseBytes, parseCount, parseDurationMs, parsePort, type ServeSettings } from "../options.js";
 import { parseTlsSettings } from "./tls-settings.js";
 
 export interface RunningWebhook {
@@ -104,7 +104,7 @@ function parseKnativeMetrics(v: string): "auto" | boolean {
  * to Prometheus (src/config/metrics-export.ts), re-decided when the ConfigMap or the release changes; a ConfigMap
  * Knative would reject keeps the decision in effect.
  */
-function followKnativeMetrics(metrics: import("../server/metrics.js").WebhookMetrics, initial: KnativeProfile, logger: Logger): { observe(data: ConfigData): void; release(p: KnativeProfile): void } {
+function followKnativeMetrics(metrics: import("../../server/metrics.js").WebhookMetrics, initial: KnativeProfile, logger: Logger): { observe(data: ConfigData): void; release(p: KnativeProfile): void } {
   let data: ConfigData | undefined;
   let profile = initial;
   const decide = (): void => {
@@ -168,13 +168,13 @@ function reconcileWebhooks(s: ServeSettings): boolean {
  */
 interface ClusterAccess {
   readonly kubeConfig: import("@kubernetes/client-node").KubeConfig;
-  readonly rateLimits: import("../kube/client.js").ClientRateLimits;
+  readonly rateLimits: import("../../kube/client.js").ClientRateLimits;
 }
 
 /** Loads cluster credentials once, when anything needs them; bad ones fail the start with a clear message. */
 async function clusterAccess(s: ServeSettings, logger: Logger, needed: boolean): Promise<ClusterAccess | undefined> {
   if (!needed) return undefined;
-  const client = await import("../kube/client.js");
+  const client = await import("../../kube/client.js");
   const rateLimits = client.resolveClientRateLimits(s["kube-api-qps"], s["kube-api-burst"]);
   const loaded = client.loadKubeConfig({ kubeconfig: s.kubeconfig === "" ? undefined : s.kubeconfig });
   logger.info({ credentials: loaded.origin, server: loaded.server }, "using Kubernetes credentials");
@@ -196,7 +196,7 @@ async function knativeRelease(s: ServeSettings, logger: Logger, cluster: Cluster
     logger.info({ knativeVersion: profile.version, source: "default" }, `no cluster to read the Knative release from; answering as Knative ${profile.version} (pin one with --knative-version)`);
     return { profile };
   }
-  const [{ createKubeApi }, release] = await Promise.all([import("../kube/json-api.js"), import("../kube/knative-release.js")]);
+  const [{ createKubeApi }, release] = await Promise.all([import("../../kube/json-api.js"), import("../../kube/knative-release.js")]);
   const api = createKubeApi(cluster.kubeConfig);
   const detected = await release.detectKnativeRelease(api, s.namespace, AbortSignal.timeout(30_000));
   release.logDetectedRelease(logger, detected);
@@ -232,7 +232,7 @@ async function openConfigStore(s: ServeSettings, logger: Logger, registry: impor
     registry,
     watchdogMs: parseDurationMs(s["config-watchdog"], "--config-watchdog"),
     // Loaded on demand: @kubernetes/client-node takes about a second to import, and only cluster mode needs it.
-    ...(mode === "cluster" ? { cluster: async (ctx) => (await import("../kube/config-source.js")).openClusterConfigSource(clusterSource, ctx) } : {}),
+    ...(mode === "cluster" ? { cluster: async (ctx) => (await import("../../kube/config-source.js")).openClusterConfigSource(clusterSource, ctx) } : {}),
   });
   // The cluster may take a while (retries with backoff); readiness says so meanwhile. Other sources are immediate.
   if (mode === "cluster") {
@@ -304,7 +304,7 @@ export async function startWebhook(s: ServeSettings, deps: AdmissionDeps, opts: 
   checkSettings(s);
   const logger = opts.logger ?? createLogger(s["log-level"] as LogLevel, undefined, {}, logStyle(s));
   // Load the transport while certificates are made (key generation runs off the main thread).
-  const [tls, { createWebhookServer }, { WebhookMetrics }] = await Promise.all([tlsFor(s, logger), import("../server/app.js"), import("../server/metrics.js")]);
+  const [tls, { createWebhookServer }, { WebhookMetrics }] = await Promise.all([tlsFor(s, logger), import("../../server/app.js"), import("../../server/metrics.js")]);
   const metricsPortWanted = parsePort(s["metrics-port"], "--metrics-port", true);
   const knativeMetrics = parseKnativeMetrics(s["knative-metrics"]);
   const metrics = new WebhookMetrics({ knative: knativeMetrics === false ? false : undefined });

@@ -4,10 +4,10 @@
  * with the closest known one), and each case judged against a `duckbill check` result.
  */
 import { parse as parseYaml } from "yaml";
-import { jsonEqual } from "../duck/json-equal.js";
-import { deniedBy } from "./kubectl-apply.js";
-import type { CheckResult } from "./check.js";
-import { closest } from "./suggest.js";
+import { jsonEqual } from "../../duck/json-equal.js";
+import { deniedBy } from "../kubectl/kubectl-apply.js";
+import type { CheckResult } from "../check/check.js";
+import { closest } from "../suggest.js";
 
 export type ExpectedResult = "allowed" | "denied" | "skipped";
 

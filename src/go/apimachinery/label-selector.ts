@@ -4,8 +4,8 @@
  * errors (`key: Invalid value: "bad key!": …`, `values[0][k]: Invalid value: "v": …`) joined as an
  * aggregate. Used by config-deployment's runtime-class-name selectors.
  */
-import { goQuote } from "../../go/strconv/quote.js";
-import { isQualifiedName, utf8ByteLength } from "../../go/apimachinery/validation.js";
+import { goQuote } from "../strconv/quote.js";
+import { isQualifiedName, utf8ByteLength } from "./validation.js";
 
 const LABEL_VALUE_FMT = "(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?";
 const LABEL_VALUE_RE = new RegExp(`^${LABEL_VALUE_FMT}$`);

@@ -6,17 +6,17 @@
  */
 import { readdir, readFile, stat } from "node:fs/promises";
 import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path";
-import type { AdmissionDeps } from "../admission/deps.js";
-import { checkDocuments, readOldObjects, type CheckResult } from "./check.js";
-import { TEST_OPTIONS } from "./command-options.js";
-import { defaultDeps } from "./deps.js";
-import { renderHelp } from "./help.js";
-import { exitOnError, loadConfig, parseOrUsage, PROCESS_IO, UsageError, type CliIO } from "./io.js";
-import { junitXml, type JunitCase } from "./junit.js";
-import { expandAllManifestPaths, expandManifestPaths, readAllManifests, readManifests } from "./manifests.js";
-import { parseArgsOptions, settingOf } from "./options.js";
+import type { AdmissionDeps } from "../../admission/deps.js";
+import { checkDocuments, readOldObjects, type CheckResult } from "../check/check.js";
+import { TEST_OPTIONS } from "../command-options.js";
+import { defaultDeps } from "../deps.js";
+import { renderHelp } from "../help.js";
+import { exitOnError, loadConfig, parseOrUsage, PROCESS_IO, UsageError, type CliIO } from "../io.js";
+import { junitXml, type JunitCase } from "../check/junit.js";
+import { expandAllManifestPaths, expandManifestPaths, readAllManifests, readManifests } from "../kubectl/manifests.js";
+import { parseArgsOptions, settingOf } from "../options.js";
 import { caseMatches, judge, parseTestFile, TestFileError, type TestCase, type TestSpec } from "./test-suite.js";
-import { TEST_HELP } from "./usage.js";
+import { TEST_HELP } from "../usage.js";
 
 /** One case's outcome. */
 export interface CaseOutcome {

@@ -4,7 +4,7 @@
  * suite and curve names become OpenSSL's (docs/adr/0015-knative-metrics-and-tls.md).
  */
 import { createSecureContext } from "node:tls";
-import type { ServeSettings } from "./options.js";
+import type { ServeSettings } from "../options.js";
 
 export type TlsVersion = "TLSv1.2" | "TLSv1.3";
 

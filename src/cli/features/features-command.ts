@@ -7,23 +7,23 @@
  * or is Knative's defaults. `impact --kubeconfig` checks the cluster's live Services and Configurations instead of
  * manifests. The cluster code (and @kubernetes/client-node) lives in ./features-cluster.js, loaded on demand.
  */
-import type { AdmissionDeps } from "../admission/deps.js";
-import { DEFAULT_FEATURES, FEATURES_CONFIG_NAME, flagValues, parseFlagOf } from "../config/features.js";
-import { snapshotFrom, type ConfigSnapshot } from "../config/snapshot.js";
-import type { Flag } from "../config/types.js";
-import { FEATURE_GATES, featureGate, featureGatesOf, gatedFieldsUsed, podSpecOf, type FeatureGate } from "../serving/feature-gates.js";
-import { checkDocuments, DEFAULT_USER, readOldObjects, type CheckResult } from "./check.js";
-import { FEATURES_OPTIONS, IMPACT_OPTIONS } from "./command-options.js";
-import { defaultDeps } from "./deps.js";
+import type { AdmissionDeps } from "../../admission/deps.js";
+import { DEFAULT_FEATURES, FEATURES_CONFIG_NAME, flagValues, parseFlagOf } from "../../config/features.js";
+import { snapshotFrom, type ConfigSnapshot } from "../../config/snapshot.js";
+import type { Flag } from "../../config/types.js";
+import { FEATURE_GATES, featureGate, featureGatesOf, gatedFieldsUsed, podSpecOf, type FeatureGate } from "../../serving/feature-gates.js";
+import { checkDocuments, DEFAULT_USER, readOldObjects, type CheckResult } from "../check/check.js";
+import { FEATURES_OPTIONS, IMPACT_OPTIONS } from "../command-options.js";
+import { defaultDeps } from "../deps.js";
 import { explainFieldEntry, formatFieldExplanation, knownSubjects, resolveFields } from "./field-explain.js";
-import { renderHelp, wantsHelp } from "./help.js";
-import { clusterCall, exitOnError, loadConfig, parseOrUsage, PROCESS_IO, UsageError, type CliIO } from "./io.js";
-import { deniedBy } from "./kubectl-apply.js";
-import { controlledByService, liveName, nextApplyOf } from "./live-objects.js";
-import { readManifestPaths, type ManifestDocument, type ManifestError } from "./manifests.js";
-import { parseArgsOptions } from "./options.js";
-import { closest, orList } from "./suggest.js";
-import { FEATURES_HELP, IMPACT_HELP } from "./usage.js";
+import { renderHelp, wantsHelp } from "../help.js";
+import { clusterCall, exitOnError, loadConfig, parseOrUsage, PROCESS_IO, UsageError, type CliIO } from "../io.js";
+import { deniedBy } from "../kubectl/kubectl-apply.js";
+import { controlledByService, liveName, nextApplyOf } from "../cluster/live-objects.js";
+import { readManifestPaths, type ManifestDocument, type ManifestError } from "../kubectl/manifests.js";
+import { parseArgsOptions } from "../options.js";
+import { closest, orList } from "../suggest.js";
+import { FEATURES_HELP, IMPACT_HELP } from "../usage.js";
 
 const ENABLE_HINT = (key: string, value: string): string =>
   `kubectl patch configmap/config-features -n knative-serving --type merge -p '{"data":{"${key}":"${value}"}}'`;
@@ -257,7 +257,7 @@ async function runImpact(argv: string[], io: CliIO, deps: AdmissionDeps | undefi
     docs = read.docs;
     unreadable = read.unreadable;
   } else {
-    const cluster = await import("./features-cluster.js");
+    const cluster = await import("../cluster/features-cluster.js");
     const { kubeConfig } = clusterCall(() => cluster.connect(kubeconfig));
     config = await clusterConfig(cluster, kubeConfig, systemNamespace(), values, io);
     const live = (await clusterCall(() => cluster.listServingObjects(kubeConfig, namespace))).filter((o) => !controlledByService(o));
@@ -322,13 +322,13 @@ async function configFor(values: Record<string, unknown>, io: CliIO): Promise<Co
     return loadConfig(values["config-dir"] as string | undefined, values["knative-version"] as string | undefined);
   }
   if (namespace === "") throw new UsageError("--namespace must not be empty");
-  const cluster = await import("./features-cluster.js");
+  const cluster = await import("../cluster/features-cluster.js");
   const { kubeConfig } = clusterCall(() => cluster.connect(kubeconfig));
   return clusterConfig(cluster, kubeConfig, namespace ?? systemNamespace(), values, io);
 }
 
 /** The cluster's admission ConfigMaps, parsed as the release `--knative-version` names (auto: the cluster's). */
-async function clusterConfig(cluster: typeof import("./features-cluster.js"), kubeConfig: import("@kubernetes/client-node").KubeConfig, namespace: string, values: Record<string, unknown>, io: CliIO): Promise<ConfigSnapshot> {
+async function clusterConfig(cluster: typeof import("../cluster/features-cluster.js"), kubeConfig: import("@kubernetes/client-node").KubeConfig, namespace: string, values: Record<string, unknown>, io: CliIO): Promise<ConfigSnapshot> {
   const { profile, note } = await clusterCall(() => cluster.clusterProfile(kubeConfig, namespace, values["knative-version"] as string | undefined));
   if (note !== undefined) io.error(`note: ${note}\n`);
   return clusterCall(() => cluster.readAdmissionConfig(kubeConfig, namespace, profile));
