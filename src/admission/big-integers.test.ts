@@ -1,5 +1,5 @@
 /**
- * Integer literals beyond 2^53 in request bodies, through answerReview as the HTTPS server runs it (issue [13]). Go
+ * Integer literals beyond 2^53 in request bodies, through answerReview as the HTTPS server runs it. Go
  * decodes a number from its literal text, so Knative keeps every int64 exact: the decode errors, the `%v` digits in
  * validation messages and the re-marshalled values below are printed by test/fixtures/go-bigint/main.go (see its
  * output.txt; `[label]` names the line). The rest of each answer is Knative's rule for the same field with a small

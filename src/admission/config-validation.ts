@@ -26,7 +26,7 @@ function previousFeatures(req: AdmissionRequest, env: RequestEnv): FeaturesConfi
   return env.config.admission.features;
 }
 
-/** Impact warnings (issue [7]) for an admitted change of config-features; undefined when there are none. */
+/** Impact warnings for an admitted change of config-features; undefined when there are none. */
 function featuresImpact(req: AdmissionRequest, env: RequestEnv, usage: GatedUsageView, data: Readonly<Record<string, string>>): string[] | undefined {
   const warnings = impactWarnings(previousFeatures(req, env), parseFeaturesConfig(data, env.config.profile), usage);
   return warnings.length === 0 ? undefined : warnings;

@@ -2,7 +2,7 @@ import { formatGvk, type GroupVersionKind } from "../apis/gvk.js";
 import { generationOf } from "../duck/generational.js";
 import { createBoundedPatch, MAX_PATCH_OPERATIONS } from "../duck/patch.js";
 import type { RequestContext } from "../serving/context.js";
-import { podSpecOf } from "../serving/feature-gates.js";
+import { podSpecOf } from "../duck/podspecable.js";
 import { exceedsContainerBound } from "../serving/podspec.js";
 import type { AdmissionDeps, RequestEnv } from "./deps.js";
 import { generationPatch, nextGeneration, readGenerational, specOf, withGeneration } from "./generation.js";

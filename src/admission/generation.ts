@@ -1,5 +1,5 @@
 /**
- * Generation bumping for the kinds named by `--generational` (issue [6]; knative.dev/pkg webhook/webhook.go:
+ * Generation bumping for the kinds named by `--generational` (knative.dev/pkg webhook/webhook.go:
  * updateGeneration, removed in February 2019, and docs/knative-behavior.md#duck-types-and-generations for Knative's
  * 2018 rule, docs/adr/0005-duck-types.md for how Duckbill's differs). `/defaulting` keeps `spec.generation` as the
  * count of spec changes:

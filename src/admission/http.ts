@@ -127,11 +127,21 @@ export interface HttpInput {
  * webhook/admission.go: admissionHandler; docs/knative-behavior.md#envelope-and-http).
  */
 export async function answerHttp(input: HttpInput, deps: AdmissionDeps, env: RequestEnv): Promise<HttpAnswer> {
-  const rejected = contentTypeRejection(input.contentType);
+  const rejected = envelopeRejection(input.contentType, input.path, input.path, env.config.profile, "POST");
   if (rejected !== undefined) return rejected;
   if (Buffer.byteLength(input.body) > MAX_BODY_BYTES) return bodyTooLargeRejection(env.config.profile);
-  if (!isAdmissionPath(input.path)) return redirectOfUncleanPath(input.path, env.config.profile) ?? unknownPathRejection(input.path);
-  return answerReview(input.path, input.body, deps, env);
+  return answerReview(input.path as AdmissionPath, input.body, deps, env);
+}
+
+/**
+ * What Knative's webhook answers before reading a body, once probes are answered: Content-Type (415), then Go's
+ * mux on the path (a path ServeMux would clean is redirected, any other unknown one is Knative's 400). `url` is the
+ * request target as sent (the redirect keeps its query), `path` its path as the mux sees it. The server's onRequest
+ * hook (server/request-checks.ts) and `admit` (answerHttp) both ask this; undefined lets the request through to an
+ * admission path.
+ */
+export function envelopeRejection(contentType: string | undefined, url: string, path: string, profile: KnativeProfile, method: string): HttpAnswer | undefined {
+  return contentTypeRejection(contentType) ?? (isAdmissionPath(path) ? undefined : (redirectOfUncleanPath(url, profile, method) ?? unknownPathRejection(path)));
 }
 
 const REQUEST_OBJECT = ["request", "object"] as const;

@@ -17,6 +17,7 @@ import { DEFAULT_PROFILE, type KnativeProfile } from "../config/profile.js";
 import { decodeGo, foldKey } from "../go/encoding/json/index.js";
 import type { UserInfo } from "../serving/context.js";
 import { decodeOptionsOf } from "./decode-options.js";
+import { isJsonObject } from "../go/encoding/json/json-value.js";
 
 /** The parts of an admission.k8s.io/v1 (or v1beta1) AdmissionRequest the pipelines use. */
 export interface AdmissionRequest {
@@ -68,9 +69,6 @@ export function jsonKindOf(v: unknown): string {
   }
 }
 
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 /** A struct's JSON field names, for encoding/json's matching: exact name, else foldName's. */
 interface FieldNames {
@@ -130,7 +128,7 @@ class Decoding {
 
   /** Whether a struct-kinded field's value is an object to decode (null is skipped; anything else a mismatch). */
   struct(v: unknown, struct: string, path: string, goType: string): v is Record<string, unknown> {
-    if (isObject(v)) return true;
+    if (isJsonObject(v)) return true;
     if (v !== null) this.mismatch(v, struct, path, "", goType);
     return false;
   }
@@ -171,7 +169,7 @@ function decodeStringFields(obj: Record<string, unknown>, d: Decoding, names: Fi
 /** `extra map[string]ExtraValue`: every value a fresh `[]string`; the map itself is decoded into. */
 function decodeExtra(v: unknown, d: Decoding, cur: Readonly<Record<string, readonly string[]>>): Readonly<Record<string, readonly string[]>> {
   if (v === null) return EMPTY_EXTRA;
-  if (!isObject(v)) {
+  if (!isJsonObject(v)) {
     d.mismatch(v, "UserInfo", "request.userInfo.extra", "", "map[string]v1.ExtraValue");
     return cur;
   }
@@ -291,7 +289,7 @@ const responseType = goTypeOf("*admission.AdmissionResponse");
  * own values, not copies; undefined when absent or null. `objectText` becomes the request's.
  */
 export function decodeAdmissionReview(body: unknown, profile: KnativeProfile = DEFAULT_PROFILE, objectText?: () => string | undefined): ReviewDecodeResult {
-  if (!isObject(body)) {
+  if (!isJsonObject(body)) {
     if (body === null) return { ok: true, review: { apiVersion: "", kind: "", request: undefined } };
     return { ok: false, error: `json: cannot unmarshal ${jsonKindOf(body)} into Go value of type v1.AdmissionReview` };
   }

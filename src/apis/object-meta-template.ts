@@ -3,6 +3,7 @@
  * field names and type names (`v1.ObjectMeta`, `map[string]string`, `*v1.Time`, ...).
  */
 import { BOOL, INT64, STRING, type GoType, type GoValue, type PtrType, type StructGetter, type StructType } from "../go/text/template/values.js";
+import { asJsonObject } from "../go/encoding/json/json-value.js";
 
 const STRING_MAP: GoType = { kind: "map", name: "map[string]string", elem: STRING };
 const STRING_SLICE: GoType = { kind: "slice", name: "[]string", elem: STRING };
@@ -71,7 +72,7 @@ const OBJECT_META: StructType = {
 type Json = Readonly<Record<string, unknown>>;
 
 function obj(v: unknown): Json {
-  return typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Json) : {};
+  return asJsonObject(v) ?? {};
 }
 
 function str(v: unknown, type: GoType = STRING): GoValue {

@@ -4,6 +4,7 @@
  * `duckbill upgrade-check` uses to say which difference between two releases makes an answer change.
  */
 import type { KnativeProfile } from "./profile.js";
+import { isJsonObject } from "../go/encoding/json/json-value.js";
 
 /** One leaf of the profiles whose value differs. */
 export interface ProfileChange {
@@ -23,9 +24,6 @@ export type ProfileFieldScope = "objects and ConfigMaps" | "ConfigMaps" | "runti
 /** The leaves that name the release rather than a behavior. */
 const IDENTITY = new Set(["version", "servingModule"]);
 
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 function sameValue(a: unknown, b: unknown): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
@@ -47,7 +45,7 @@ function scopeOf(field: string): ProfileFieldScope {
 }
 
 function collect(a: unknown, b: unknown, path: string[], out: ProfileChange[]): void {
-  if (isPlainObject(a) && isPlainObject(b)) {
+  if (isJsonObject(a) && isJsonObject(b)) {
     const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])].sort();
     for (const k of keys) if (!(path.length === 0 && IDENTITY.has(k))) collect(a[k], b[k], [...path, k], out);
     return;
@@ -69,7 +67,7 @@ export function withoutChange(to: KnativeProfile, change: ProfileChange): Knativ
   const copy = structuredClone(to) as unknown as Record<string, unknown>;
   let node = copy;
   for (const key of change.path.slice(0, -1)) {
-    if (!isPlainObject(node[key])) node[key] = {};
+    if (!isJsonObject(node[key])) node[key] = {};
     node = node[key] as Record<string, unknown>;
   }
   const last = change.path[change.path.length - 1] as string;

@@ -268,7 +268,6 @@ export const DEFAULT_PROFILE: KnativeProfile = PROFILES[DEFAULT_KNATIVE_VERSION]
 
 /** What `--knative-version` takes: a release, or `auto` (the cluster's release; DEFAULT_KNATIVE_VERSION offline). */
 export type KnativeVersionSetting = KnativeVersion | "auto";
-export const KNATIVE_VERSION_SETTINGS: readonly KnativeVersionSetting[] = ["auto", ...KNATIVE_VERSIONS];
 
 export function isKnativeVersion(v: string): v is KnativeVersion {
   return (KNATIVE_VERSIONS as readonly string[]).includes(v);

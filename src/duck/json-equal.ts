@@ -7,17 +7,14 @@
  *
  * Iterative, so that a deeply nested request body cannot overflow the stack.
  */
-type JsonObject = Record<string, unknown>;
+import { isJsonObject, type JsonObject } from "../go/encoding/json/json-value.js";
 
-function isObject(v: unknown): v is JsonObject {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 /** null/absent, `[]`, `{}`, and objects whose members are all empty. */
 export function isEmptyJson(v: unknown): boolean {
   if (v === undefined || v === null) return true;
   if (Array.isArray(v)) return v.length === 0;
-  if (!isObject(v)) return false;
+  if (!isJsonObject(v)) return false;
   const stack: JsonObject[] = [v];
   while (stack.length > 0) {
     const o = stack.pop() as JsonObject;
@@ -26,7 +23,7 @@ export function isEmptyJson(v: unknown): boolean {
       if (m === undefined || m === null) continue;
       if (Array.isArray(m)) {
         if (m.length !== 0) return false;
-      } else if (isObject(m)) {
+      } else if (isJsonObject(m)) {
         stack.push(m);
       } else {
         return false;
@@ -55,7 +52,7 @@ function equalExcept(a: unknown, b: unknown, ignoredKey: string | undefined): bo
     const ignored = top ? ignoredKey : undefined;
     top = false;
     if (x === y) continue;
-    if (isObject(x) && isObject(y)) {
+    if (isJsonObject(x) && isJsonObject(y)) {
       for (const key of Object.keys(x)) {
         if (key === ignored) continue;
         left.push(x[key]);
@@ -70,10 +67,10 @@ function equalExcept(a: unknown, b: unknown, ignoredKey: string | undefined): bo
         left.push(x[i]);
         right.push(y[i]);
       }
-    } else if (ignored !== undefined && (isObject(x) || isObject(y))) {
+    } else if (ignored !== undefined && (isJsonObject(x) || isJsonObject(y))) {
       // One side is an object and the other empty: compare the object without the ignored member.
-      const o = (isObject(x) ? x : y) as JsonObject;
-      if (!isEmptyJson(isObject(x) ? y : x)) return false;
+      const o = (isJsonObject(x) ? x : y) as JsonObject;
+      if (!isEmptyJson(isJsonObject(x) ? y : x)) return false;
       for (const key of Object.keys(o)) if (key !== ignored && !isEmptyJson(o[key])) return false;
     } else if (!(isEmptyJson(x) && isEmptyJson(y))) {
       return false;

@@ -5,6 +5,7 @@
  */
 import { defineDuck } from "./duck-type.js";
 import { objectMetaSchema, type ObjectMetaView, type ResourceView } from "./object-meta.js";
+import { asJsonObject, isJsonObject } from "../go/encoding/json/json-value.js";
 import { anyJson, arrayOf, openStruct, resource, stringField, struct } from "./schema.js";
 
 export interface ContainerView {
@@ -51,3 +52,19 @@ export const WithPod = defineDuck<WithPodView>(
     },
   }),
 );
+
+/**
+ * Where a kind keeps its pod spec (the WithPod shape for Service and Configuration, the Revision's own spec), as
+ * JSON: the spec and the field path prefix of its members.
+ */
+export function podSpecOf(kind: string, obj: unknown): { readonly spec: unknown; readonly prefix: string } | undefined {
+  if (!isJsonObject(obj)) return undefined;
+  const spec = asJsonObject(obj.spec);
+  if (spec === undefined) return undefined;
+  if (kind === "Revision") return { spec, prefix: "spec." };
+  if (kind === "Service" || kind === "Configuration") {
+    const template = asJsonObject(spec.template);
+    return template === undefined ? undefined : { spec: asJsonObject(template.spec), prefix: "spec.template.spec." };
+  }
+  return undefined;
+}

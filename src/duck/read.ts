@@ -7,7 +7,7 @@
  * Presence is kept: a member is in the view exactly when it is in the object, with the same value (null
  * stays null). That is what makes a patch computed between two views valid against the full object.
  */
-import { copyJsonValue, setOwn, type JsonObject } from "../go/encoding/json/json-value.js";
+import { copyJsonValue, setOwn, type JsonObject, isJsonObject } from "../go/encoding/json/json-value.js";
 import type { ErrorObject } from "ajv";
 import type { DuckType } from "./duck-type.js";
 import type { DuckSchema, JsonTypeName } from "./schema.js";
@@ -21,9 +21,6 @@ export function readAs<T>(object: unknown, duck: DuckType<T>): DuckRead<T> {
   return { ok: false, error: first === undefined ? `does not match the duck type ${duck.name}` : describeError(first, view) };
 }
 
-function isObject(v: unknown): v is JsonObject {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 /** The part of `value` that `schema` reads. Values of the wrong JSON type are returned as they are, for the check to report. */
 function project(value: unknown, schema: DuckSchema): unknown {
@@ -83,7 +80,7 @@ function fieldPath(pointer: string, root: unknown): string {
       cur = cur[Number(key)];
     } else {
       out += out === "" ? key : `.${key}`;
-      cur = isObject(cur) ? cur[key] : undefined;
+      cur = isJsonObject(cur) ? cur[key] : undefined;
     }
   }
   return out;

@@ -1,5 +1,5 @@
 /**
- * `--impact-warnings` (issue [7]): lists and watches `serving.knative.dev/v1` Services and Configurations in
+ * `--impact-warnings`: lists and watches `serving.knative.dev/v1` Services and Configurations in
  * every namespace with the shared reflector and keeps, per object that uses a gated field, only its summary in a
  * GatedUsageIndex (serving/gated-usage.ts). Lists are paged and summarised page by page, so no full list is ever
  * held in memory. Imported on demand by cli/serve/cluster.ts when the flag is on.

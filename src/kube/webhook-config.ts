@@ -20,8 +20,8 @@ import { abortableDelay, type RequestThrottle } from "./client.js";
 import { createKubeApi, type KubeApi, type WatchEvent } from "./json-api.js";
 import { knativeLeaseName } from "./lease-buckets.js";
 import { jsonEqual } from "../duck/json-equal.js";
+import { asJsonObject, type JsonObject } from "../go/encoding/json/json-value.js";
 
-type Json = Record<string, unknown>;
 
 /** The Secret the certificate controller maintains (knative.dev/pkg webhook/certificates) and its CA key. */
 export const WEBHOOK_CERTS_SECRET = "webhook-certs";
@@ -157,7 +157,7 @@ export interface WebhookConfigInputs {
   /** The CA bundle, base64 as in the Secret's data (and in `clientConfig.caBundle`). */
   readonly caBundle: string;
   /** The Namespace owner reference; undefined leaves `ownerReferences` alone (WEBHOOK_DISABLE_NAMESPACE_OWNERSHIP). */
-  readonly owner?: Json;
+  readonly owner?: JsonObject;
   /** `--webhook-url`: write `clientConfig.url` instead of the service reference. */
   readonly webhookUrl?: string;
 }
@@ -166,26 +166,23 @@ export interface WebhookConfigInputs {
  * metav1.NewControllerRef(ns, v1/Namespace), as knative/pkg writes it: with `controller: true` up to the knative.dev/pkg
  * of serving v0.44.2, then `nsRef.Controller = ptr.Bool(false)` (the profile's namespaceOwnerController).
  */
-export function namespaceOwnerReference(ns: Json, controller = true): Json {
-  const meta = asObject(ns.metadata) ?? {};
+export function namespaceOwnerReference(ns: JsonObject, controller = true): JsonObject {
+  const meta = asJsonObject(ns.metadata) ?? {};
   return { apiVersion: "v1", kind: "Namespace", name: meta.name, uid: meta.uid, controller, blockOwnerDeletion: true };
 }
 
-function asObject(v: unknown): Json | undefined {
-  return typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Json) : undefined;
-}
 
 /** knative/pkg webhook.EnsureLabelSelectorExpressions with the exclude requirement. */
-export function ensureExcludeSelector(current: unknown): Json {
+export function ensureExcludeSelector(current: unknown): JsonObject {
   const wanted = { key: EXCLUDE_LABEL, operator: "DoesNotExist" };
-  const selector = asObject(current);
+  const selector = asJsonObject(current);
   if (selector === undefined) return { matchExpressions: [wanted] };
-  const out: Json = {};
-  const labels = asObject(selector.matchLabels);
+  const out: JsonObject = {};
+  const labels = asJsonObject(selector.matchLabels);
   if (labels !== undefined && Object.keys(labels).length > 0) out.matchLabels = labels;
   const expressions = Array.isArray(selector.matchExpressions) ? (selector.matchExpressions as unknown[]) : [];
   // Knative's own requirements are replaced; everyone else's are kept after ours.
-  const others = expressions.filter((e) => !String(asObject(e)?.key ?? "").includes("knative.dev"));
+  const others = expressions.filter((e) => !String(asJsonObject(e)?.key ?? "").includes("knative.dev"));
   out.matchExpressions = [wanted, ...others];
   return out;
 }
@@ -196,24 +193,24 @@ export function ensureExcludeSelector(current: unknown): Json {
  * which is not modified. Throws Knative's error when one of our entries has no service reference (and no
  * --webhook-url is given).
  */
-export function desiredWebhookConfiguration(current: Json, target: WebhookConfigTarget, inputs: WebhookConfigInputs): Json {
+export function desiredWebhookConfiguration(current: JsonObject, target: WebhookConfigTarget, inputs: WebhookConfigInputs): JsonObject {
   const next = structuredClone(current);
   if (inputs.owner !== undefined) {
-    next.metadata = { ...(asObject(next.metadata) ?? {}), ownerReferences: [inputs.owner] };
+    next.metadata = { ...(asJsonObject(next.metadata) ?? {}), ownerReferences: [inputs.owner] };
   }
   const webhooks = Array.isArray(next.webhooks) ? (next.webhooks as unknown[]) : [];
   for (const entry of webhooks) {
-    const wh = asObject(entry);
+    const wh = asJsonObject(entry);
     if (wh === undefined || wh.name !== target.name) continue;
     wh.rules = target.rules.map((r) => ({ ...r, operations: [...r.operations], apiGroups: [...r.apiGroups], apiVersions: [...r.apiVersions], resources: [...r.resources] }));
     if (target.excludeSelector) wh.namespaceSelector = ensureExcludeSelector(wh.namespaceSelector);
-    const clientConfig = { ...(asObject(wh.clientConfig) ?? {}) };
+    const clientConfig = { ...(asJsonObject(wh.clientConfig) ?? {}) };
     clientConfig.caBundle = inputs.caBundle;
     if (inputs.webhookUrl !== undefined) {
       delete clientConfig.service;
       clientConfig.url = `${inputs.webhookUrl}${target.path}`;
     } else {
-      const service = asObject(clientConfig.service);
+      const service = asJsonObject(clientConfig.service);
       if (service === undefined) throw new Error(`missing service reference for webhook: ${target.name}`);
       // A configuration switched back from --webhook-url keeps no stale url (url and service are exclusive).
       delete clientConfig.url;
@@ -296,20 +293,20 @@ export class WebhookConfigController {
   async reconcile(target: WebhookConfigTarget): Promise<ReconcileOutcome> {
     if (this.opts.isLeader !== undefined && !this.opts.isLeader(target)) return "not-leader";
     const { api, namespace } = this.opts;
-    const secret = asObject(await api.request({ method: "GET", path: `/api/v1/namespaces/${encodeURIComponent(namespace)}/secrets/${encodeURIComponent(this.secretName)}` })) ?? {};
-    const caBundle = asObject(secret.data)?.[CA_CERT_KEY];
+    const secret = asJsonObject(await api.request({ method: "GET", path: `/api/v1/namespaces/${encodeURIComponent(namespace)}/secrets/${encodeURIComponent(this.secretName)}` })) ?? {};
+    const caBundle = asJsonObject(secret.data)?.[CA_CERT_KEY];
     if (typeof caBundle !== "string") throw new Error(`secret "${this.secretName}" is missing "${CA_CERT_KEY}" key`);
     const path = `${collectionOf(target.kind)}/${encodeURIComponent(target.name)}`;
-    let current: Json;
+    let current: JsonObject;
     try {
-      current = asObject(await api.request({ method: "GET", path })) ?? {};
+      current = asJsonObject(await api.request({ method: "GET", path })) ?? {};
     } catch (err) {
       throw new Error(`error retrieving webhook: ${(err as Error).message}`);
     }
-    let owner: Json | undefined;
+    let owner: JsonObject | undefined;
     if (this.opts.namespaceOwnership ?? true) {
       try {
-        owner = namespaceOwnerReference(asObject(await api.request({ method: "GET", path: `/api/v1/namespaces/${encodeURIComponent(namespace)}` })) ?? {}, this.opts.ownerController?.() ?? true);
+        owner = namespaceOwnerReference(asJsonObject(await api.request({ method: "GET", path: `/api/v1/namespaces/${encodeURIComponent(namespace)}` })) ?? {}, this.opts.ownerController?.() ?? true);
       } catch (err) {
         throw new Error(`failed to fetch namespace: ${(err as Error).message}`);
       }
@@ -418,7 +415,7 @@ export class WebhookConfigController {
           (e: WatchEvent) => {
             if (e.type === "ERROR") {
               // A Status (e.g. 410 Gone): this stream is over; a fresh one starts from the current state.
-              problem = String(asObject(e.object)?.message ?? "watch error");
+              problem = String(asJsonObject(e.object)?.message ?? "watch error");
               return false;
             }
             events++;

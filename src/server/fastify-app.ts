@@ -11,7 +11,7 @@ import { METHODS } from "node:http";
 import type { Duplex } from "node:stream";
 import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import type { Logger } from "pino";
-import { ADMISSION_PATHS, bodyTooLargeRejection, goHttpError, isAdmissionPath, JSON_CONTENT_TYPE, unknownPathRejection, type AdmissionPath, type HttpAnswer } from "../admission/http.js";
+import { ADMISSION_PATHS, bodyTooLargeRejection, goHttpError, isAdmissionPath, JSON_CONTENT_TYPE, unknownPathRejection, type AdmissionPath, type HttpAnswer, envelopeRejection } from "../admission/http.js";
 import type { AdmissionDeps, GatedUsageView } from "../admission/deps.js";
 import type { ConfigSnapshot } from "../config/snapshot.js";
 import { answerAdmission, sendAnswer } from "./admission-answer.js";
@@ -20,7 +20,7 @@ import { BodyRefusal, bodyReader, busyRejection, http2Timeout, refuseAndDiscard,
 import type { Drainer } from "./drain.js";
 import { rejectionLogFields } from "./log-fields.js";
 import type { WebhookMetrics } from "./metrics.js";
-import { envelopeRejection, probeAnswer, requestPath } from "./request-checks.js";
+import { probeAnswer, requestPath } from "./request-checks.js";
 import { CLIENT_CERT_REQUIRED, clientRefusal } from "./tls-policy.js";
 
 export interface WebhookAppOptions {

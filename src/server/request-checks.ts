@@ -1,6 +1,5 @@
 import type { IncomingHttpHeaders } from "node:http";
-import { contentTypeRejection, goHttpError, isAdmissionPath, redirectOfUncleanPath, unknownPathRejection, type HttpAnswer } from "../admission/http.js";
-import type { KnativeProfile } from "../config/profile.js";
+import { goHttpError, type HttpAnswer } from "../admission/http.js";
 import type { Drainer } from "./drain.js";
 
 /**
@@ -22,12 +21,6 @@ export function requestPath(url: string): string {
   }
 }
 
-/** Kubelet's probes (`User-Agent: kube-probe/…`) and Knative's network probe (`K-Network-Probe: probe`). */
-export function isProbe(headers: IncomingHttpHeaders): boolean {
-  const ua = headers["user-agent"];
-  return (typeof ua === "string" && ua.startsWith("kube-probe/")) || headers["k-network-probe"] === "probe";
-}
-
 /**
  * The answer to a probe (any path, any method): 503 while draining or not ready, else an empty 200 (no
  * Content-Type, as Go writes a bare WriteHeader). Undefined: not a probe.
@@ -47,12 +40,4 @@ export function probeAnswer(headers: IncomingHttpHeaders, drainer: Drainer, notR
     return { status: 200, contentType: "", body: "", headers: { "K-Network-Hash": hash } };
   }
   return undefined;
-}
-
-/**
-
-
- */
-export function envelopeRejection(contentType: string | undefined, url: string, path: string, profile: KnativeProfile, method: string): HttpAnswer | undefined {
-  return contentTypeRejection(contentType) ?? (isAdmissionPath(path) ? undefined : (redirectOfUncleanPath(url, profile, method) ?? unknownPathRejection(path)));
 }

@@ -5,6 +5,7 @@
  */
 import { also, CURRENT_FIELD, errInvalidKeyName, errInvalidValue, FieldError } from "../apis/field-error.js";
 import { parseDuration } from "../go/time/duration.js";
+import { asJsonObject } from "../go/encoding/json/json-value.js";
 
 const NANOS_PER_SECOND = 1_000_000_000n;
 
@@ -15,7 +16,7 @@ export const PROGRESS_DEADLINE_KEYS = ["serving.knative.dev/progress-deadline"] 
 
 /** A decoded `map[string]string` (annotations, labels), or undefined when absent. */
 export function stringMap(v: unknown): Record<string, string> | undefined {
-  return typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Record<string, string>) : undefined;
+  return asJsonObject(v) as Record<string, string> | undefined;
 }
 
 /** A decoded Go string field ("" when absent). */

@@ -5,6 +5,7 @@
  */
 import { createHash } from "node:crypto";
 import { fromUtf8Bytes, utf8Bytes } from "../go/encoding/json/go-strings.js";
+import { isJsonObject } from "../go/encoding/json/json-value.js";
 
 /** The longest Kubernetes name. */
 const LONGEST = 63;
@@ -54,7 +55,7 @@ function trimNonAlphanumericEnd(bytes: string): string {
 export function applyDefaultContainerNames(containers: readonly unknown[], taken: ReadonlySet<string>, defaultName: string): void {
   let nextSuffix = 0;
   for (const c of containers) {
-    if (!isObject(c) || containerName(c) !== "") continue;
+    if (!isJsonObject(c) || containerName(c) !== "") continue;
     let name = defaultName;
     if (containers.length > 1 || taken.has(name)) {
       do {
@@ -69,14 +70,14 @@ export function applyDefaultContainerNames(containers: readonly unknown[], taken
 /** The names of all containers as Go sees them (a missing name is ""), for `applyDefaultContainerNames`. */
 export function collectContainerNames(containers: readonly unknown[], initContainers: readonly unknown[]): Set<string> {
   const names = new Set<string>();
-  for (const c of containers) names.add(isObject(c) ? containerName(c) : "");
-  for (const c of initContainers) names.add(isObject(c) ? containerName(c) : "");
+  for (const c of containers) names.add(isJsonObject(c) ? containerName(c) : "");
+  for (const c of initContainers) names.add(isJsonObject(c) ? containerName(c) : "");
   return names;
 }
 
 /** Whether any container lacks a name (and so needs the default name template rendered). */
 export function hasUnnamedContainer(containers: readonly unknown[]): boolean {
-  for (const c of containers) if (isObject(c) && containerName(c) === "") return true;
+  for (const c of containers) if (isJsonObject(c) && containerName(c) === "") return true;
   return false;
 }
 
@@ -85,6 +86,3 @@ function containerName(c: Record<string, unknown>): string {
   return typeof name === "string" ? name : "";
 }
 
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}

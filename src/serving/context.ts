@@ -39,10 +39,6 @@ export interface RequestContext {
   readonly podDryRun?: (pod: Record<string, unknown>, namespace: string) => Promise<{ ok: true } | { ok: false; error: string }>;
 }
 
-export function isInUpdate(ctx: RequestContext): boolean {
-  return ctx.operation === "UPDATE";
-}
-
 export function isInStatusUpdate(ctx: RequestContext): boolean {
   return ctx.operation === "UPDATE" && ctx.subResource === "status";
 }

@@ -2,7 +2,7 @@
  * Which `config-features` flag gates which part of a pod spec (knative.dev/serving pkg/apis/config/features.go,
  * pkg/apis/serving/fieldmask.go and k8s_validation.go; docs/knative-behavior.md#config-features; Knative 1.17's
  * keys and the later volume flags, per release through featureGatesOf), and which gated fields a given pod spec uses. Pure data and pure functions: `duckbill features` explains
- * flags with it, `duckbill features impact` and the server's impact warnings (issue [7]) find the objects a flag
+ * flags with it, `duckbill features impact` and the server's impact warnings find the objects a flag
  * change would affect with `gatedFieldsUsed`.
  */
 import { releaseHasFlag } from "../config/features.js";
@@ -290,19 +290,6 @@ function containerUses(containers: readonly unknown[], at: string, out: GatedFie
       out.push({ key: "kubernetes.containerspec-addcapabilities", path: `${at}[${i}].securityContext.capabilities.add` });
     }
   }
-}
-
-/** Where a kind keeps its pod spec: Service and Configuration in the template, Revision in its spec. */
-export function podSpecOf(kind: string, obj: unknown): { readonly spec: unknown; readonly prefix: string } | undefined {
-  if (!isJsonObject(obj)) return undefined;
-  const spec = objectField(obj, "spec");
-  if (spec === undefined) return undefined;
-  if (kind === "Revision") return { spec, prefix: "spec." };
-  if (kind === "Service" || kind === "Configuration") {
-    const template = objectField(spec, "template");
-    return template === undefined ? undefined : { spec: objectField(template, "spec"), prefix: "spec.template.spec." };
-  }
-  return undefined;
 }
 
 /**

@@ -17,8 +17,10 @@ import { emptyNotNilFields } from "../go/encoding/json/index.js";
 import type { GoType, StructType } from "../go/encoding/json/types.js";
 import { goTypeOf } from "../apis/knative-types.js";
 import type { Int64 } from "../config/types.js";
+import { isJsonObject, type JsonObject } from "../go/encoding/json/json-value.js";
 
-export type JsonObject = Readonly<Record<string, unknown>>;
+// The JSON object guard and type are json-value.ts's; the masks' callers get them from here too.
+export { isJsonObject, type JsonObject };
 
 /** Decides a conditionally copied field (`if *in.Privileged == false { out.Privileged = in.Privileged }`). */
 export type CopiedIf = (field: string, value: unknown) => boolean;
@@ -141,9 +143,6 @@ function hasOwnKey(obj: JsonObject): boolean {
 const EMPTY_OBJECT: JsonObject = Object.freeze({});
 const EMPTY_ARRAY: readonly unknown[] = Object.freeze([]);
 
-export function isJsonObject(v: unknown): v is JsonObject {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 /** A pointer-to-struct field: undefined when nil. */
 export function objectField(obj: JsonObject, key: string): JsonObject | undefined {

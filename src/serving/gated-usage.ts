@@ -1,12 +1,13 @@
 /**
- * Impact warnings for `config-features` changes (issue [7]): which existing Services and Configurations use a
+ * Impact warnings for `config-features` changes: which existing Services and Configurations use a
  * gated field, kept as one small number per object, and the warnings /config-validation adds when a change
  * restricts a flag those objects rely on. Pure: src/kube/gated-usage-watch.ts feeds the index from a list/watch, the
  * admission layer reads it through the request env.
  */
 import type { FeaturesConfig, Flag } from "../config/types.js";
 import { isJsonObject, objectField, arrayField } from "./field-mask.js";
-import { FEATURE_GATES, gatedFieldsUsed, podSpecOf, type FeatureGate, type GateCheck } from "./feature-gates.js";
+import { podSpecOf } from "../duck/podspecable.js";
+import { FEATURE_GATES, gatedFieldsUsed, type FeatureGate, type GateCheck } from "./feature-gates.js";
 
 export type UsageKind = "Service" | "Configuration";
 export const USAGE_KINDS: readonly UsageKind[] = ["Service", "Configuration"];

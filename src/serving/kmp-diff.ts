@@ -22,6 +22,7 @@ import { k8sStructs } from "../apis/k8s-types.js";
 import { goTypeOf } from "../apis/knative-types.js";
 import { jsonEqual } from "../duck/json-equal.js";
 import { compareQuantities, formatQuantity, parseQuantity, type Quantity } from "../go/apimachinery/quantity.js";
+import { asJsonObject } from "../go/encoding/json/json-value.js";
 
 /**
  * Go types the webhook diffs, by the name go-cmp prints for them (serving pkg/apis/serving/v1/revision_validation.go:
@@ -68,7 +69,7 @@ function walk(st: DiffState, t: GoType, x: unknown, y: unknown): void {
     case "ptr":
       return walkPointer(st, t.elem, t, x, y);
     case "struct":
-      return walkStruct(st, t, asObject(x), asObject(y));
+      return walkStruct(st, t, asJsonObject(x), asJsonObject(y));
     case "slice":
       return walkSlice(st, t, x, y);
     case "map":
@@ -142,8 +143,8 @@ function walkSlice(st: DiffState, t: GoType & { kind: "slice" }, x: unknown, y: 
 }
 
 function walkMap(st: DiffState, t: GoType & { kind: "map" }, x: unknown, y: unknown): void {
-  const mx = asObject(x);
-  const my = asObject(y);
+  const mx = asJsonObject(x);
+  const my = asJsonObject(y);
   if (mx === undefined || my === undefined) {
     if (mx !== my) report(st, t, x, y, true, true);
     return;
@@ -190,8 +191,8 @@ function equalValues(t: GoType, x: unknown, y: unknown): boolean {
       if (isNil(x) || isNil(y)) return isNil(x) && isNil(y);
       return equalValues(t.elem, x, y);
     case "struct": {
-      const ox = asObject(x);
-      const oy = asObject(y);
+      const ox = asJsonObject(x);
+      const oy = asJsonObject(y);
       for (const f of t.fields) if (!equalValues(f.type, ox?.[f.name], oy?.[f.name])) return false;
       return true;
     }
@@ -204,8 +205,8 @@ function equalValues(t: GoType, x: unknown, y: unknown): boolean {
       return true;
     }
     case "map": {
-      const mx = asObject(x);
-      const my = asObject(y);
+      const mx = asJsonObject(x);
+      const my = asJsonObject(y);
       if (mx === undefined || my === undefined) return mx === my;
       const kx = Object.keys(mx);
       if (kx.length !== Object.keys(my).length) return false;
@@ -387,13 +388,13 @@ function formatValue(t: GoType, v: unknown, depth: number, plus: boolean): strin
       return "[" + v.map((e) => formatValue(t.elem, e, depth + 1, plus)).join(" ") + "]";
     }
     case "map": {
-      const m = asObject(v);
+      const m = asJsonObject(v);
       if (m === undefined) return "map[]";
       const keys = Object.keys(m).sort(compareByteOrder);
       return "map[" + keys.map((k) => k + ":" + formatValue(t.elem, m[k], depth + 1, plus)).join(" ") + "]";
     }
     case "struct": {
-      const o = asObject(v);
+      const o = asJsonObject(v);
       const parts = layoutOf(t).map((e) => {
         const text = e.embedded !== undefined ? formatValue(e.embedded, o, depth + 1, plus) : formatValue(e.field.type, o?.[e.field.name], depth + 1, plus);
         return plus ? e.goName + ":" + text : text;
@@ -443,7 +444,7 @@ function formatQuantityStruct(v: unknown, plus: boolean): string {
  * `Type{Field:value,...,}`, nested messages by their own String(), other values with `%v`.
  */
 function generatedString(t: StructType, v: unknown): string {
-  const o = asObject(v);
+  const o = asJsonObject(v);
   let out = t.shortName + "{";
   for (const e of layoutOf(t)) {
     out += e.goName + ":";
@@ -470,7 +471,7 @@ function generatedField(t: GoType, v: unknown): string {
       return formatValue(t, v, 1, false);
     }
     case "map": {
-      const m = asObject(v) ?? {};
+      const m = asJsonObject(v) ?? {};
       const keys = Object.keys(m).sort(compareByteOrder);
       const name = t.name.startsWith("map[") ? t.name : t.name.slice(t.name.indexOf(".") + 1);
       return name + "{" + keys.map((k) => `${k}: ${formatValue(t.elem, m[k], 1, false)},`).join("") + "}";
@@ -607,6 +608,3 @@ function isNil(v: unknown): v is null | undefined {
   return v === undefined || v === null;
 }
 
-function asObject(v: unknown): Record<string, unknown> | undefined {
-  return typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
-}

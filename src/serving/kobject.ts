@@ -3,11 +3,12 @@
  * Go's zero value).
  */
 import { isNilField } from "./field-mask.js";
+import { asJsonObject } from "../go/encoding/json/json-value.js";
 
 export type KObject = Record<string, unknown>;
 
 export function asObject(v: unknown): KObject | undefined {
-  return typeof v === "object" && v !== null && !Array.isArray(v) ? (v as KObject) : undefined;
+  return asJsonObject(v) as KObject | undefined;
 }
 
 /** The member as an object, created when absent (a Go struct value always exists). */

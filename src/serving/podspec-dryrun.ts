@@ -12,7 +12,7 @@ import type { RequestContext } from "./context.js";
 import { isInt64 } from "./field-mask.js";
 import { asObject, metadataOf, type KObject } from "./kobject.js";
 import { setRevisionDefaults } from "./revision.js";
-import { semanticEqual } from "./semantic-equal.js";
+import { semanticEqual } from "../duck/semantic-equal.js";
 
 /** Opt-in annotation on the Service/Configuration when the flag is Allowed (`PodSpecDryRunAnnotation`). */
 export const PODSPEC_DRYRUN_ANNOTATION = "features.knative.dev/podspec-dryrun";

@@ -9,7 +9,7 @@ export type { KObject };
 
 /**
  * What Duckbill knows about one registered kind (knative.dev/serving cmd/webhook/main.go: the `types` map). The same
- * registry serves /defaulting and /resource-validation, and (issue [5]) the reconciled webhook rules.
+ * registry serves /defaulting and /resource-validation, and the reconciled webhook rules.
  */
 export interface KindRules {
   readonly gvk: GroupVersionKind;

@@ -8,8 +8,8 @@ import type { DefaultsConfig, Flag, Int64 } from "../config/types.js";
 import type { RequestContext } from "./context.js";
 import { isInt64 } from "./field-mask.js";
 import { applyDefaultContainerNames, collectContainerNames, hasUnnamedContainer } from "./container-names.js";
+import { isJsonObject, type JsonObject } from "../go/encoding/json/json-value.js";
 
-type JsonObject = Record<string, unknown>;
 
 const NO_ITEMS: readonly unknown[] = [];
 
@@ -54,12 +54,12 @@ export function defaultRevisionSpec(spec: JsonObject, ctx: RequestContext, paren
   const keepRunAsNonRoot = ctx.config.profile.securePodDefaults.keepContainerRunAsNonRoot;
   const writable = writableVolumeNames(spec["volumes"], ctx.config.profile.volumes.writableSources);
   for (const c of containers) {
-    if (!isObject(c)) continue;
+    if (!isJsonObject(c)) continue;
     defaultUserContainer(spec, c, containers.length, writable, ctx, defaults);
     if (secure) defaultSecurityContext(podSecurityContext, c, flag, keepRunAsNonRoot);
   }
   if (secure) {
-    for (const c of initContainers) if (isObject(c)) defaultSecurityContext(podSecurityContext, c, flag, keepRunAsNonRoot);
+    for (const c of initContainers) if (isJsonObject(c)) defaultSecurityContext(podSecurityContext, c, flag, keepRunAsNonRoot);
   }
 }
 
@@ -112,7 +112,7 @@ function defaultUserContainer(
   }
 
   for (const mount of arrayOf(container["volumeMounts"])) {
-    if (!isObject(mount)) continue;
+    if (!isJsonObject(mount)) continue;
     const name = typeof mount["name"] === "string" ? mount["name"] : "";
     if (!writableVolumes.has(name)) mount["readOnly"] = true;
   }
@@ -125,7 +125,7 @@ function defaultUserContainer(
 function writableVolumeNames(volumes: unknown, writableSources: readonly string[]): Set<string> {
   const names = new Set<string>();
   for (const v of arrayOf(volumes)) {
-    if (!isObject(v)) continue;
+    if (!isJsonObject(v)) continue;
     if (writableSources.some((s) => !isNil(v[s]))) names.add(typeof v["name"] === "string" ? v["name"] : "");
   }
   return names;
@@ -222,7 +222,7 @@ function defaultSecurityContext(pod: JsonObject | undefined, container: JsonObje
 }
 
 function isLowPort(port: unknown): boolean {
-  const n = isObject(port) ? port["containerPort"] : undefined;
+  const n = isJsonObject(port) ? port["containerPort"] : undefined;
   return (typeof n === "number" ? n : 0) < 1024;
 }
 
@@ -241,12 +241,9 @@ function isEmptyString(v: unknown): boolean {
   return v === undefined || v === null || v === "";
 }
 
-function isObject(v: unknown): v is JsonObject {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 function objectOf(v: unknown): JsonObject | undefined {
-  return isObject(v) ? v : undefined;
+  return isJsonObject(v) ? v : undefined;
 }
 
 function arrayOf(v: unknown): readonly unknown[] {
@@ -256,7 +253,7 @@ function arrayOf(v: unknown): readonly unknown[] {
 /** The object at `parent[key]`, created when absent (a Go struct or map Go would allocate). */
 function ensureObject(parent: JsonObject, key: string): JsonObject {
   const v = parent[key];
-  if (isObject(v)) return v;
+  if (isJsonObject(v)) return v;
   const created: JsonObject = {};
   parent[key] = created;
   return created;

@@ -15,6 +15,7 @@ import { validateAutoscalingAnnotations } from "./autoscaling-annotations.js";
 import type { RequestContext } from "./context.js";
 import { shortDiff } from "./kmp-diff.js";
 import { validateRevisionSpec } from "./podspec.js";
+import { asJsonObject } from "../go/encoding/json/json-value.js";
 
 const QUEUE_SIDECAR_PREFIX = "queue.sidecar.serving.knative.dev/";
 const RESOURCE_PERCENTAGE = [
@@ -43,9 +44,9 @@ export function validateRevisionTemplate(
   parentMeta: Record<string, unknown> | undefined,
   ctx: RequestContext,
 ): FieldError | undefined {
-  const meta = asRecord(template?.metadata);
+  const meta = asJsonObject(template?.metadata);
   const annotations = stringMap(meta?.annotations);
-  const spec = asRecord(template?.spec) ?? (EMPTY_SPEC as Record<string, unknown>);
+  const spec = asJsonObject(template?.spec) ?? (EMPTY_SPEC as Record<string, unknown>);
   return also(
     validateRevisionSpec(spec, ctx)?.viaField("spec"),
     validateAutoscalingAnnotations(annotations, ctx)?.viaField("metadata.annotations"),
@@ -104,8 +105,8 @@ export function verifyTemplateNameChange(
   newTemplate: Record<string, unknown> | undefined,
   oldTemplate: Record<string, unknown> | undefined,
 ): FieldError | undefined {
-  const name = stringValue(asRecord(newTemplate?.metadata)?.name);
-  if (name === "" || name !== stringValue(asRecord(oldTemplate?.metadata)?.name)) return undefined;
+  const name = stringValue(asJsonObject(newTemplate?.metadata)?.name);
+  if (name === "" || name !== stringValue(asJsonObject(oldTemplate?.metadata)?.name)) return undefined;
   const diff = shortDiff("*v1.RevisionTemplateSpec", oldTemplate ?? {}, newTemplate ?? {});
   if (diff === "") return undefined;
   return new FieldError({ message: "Saw the following changes without a name change (-old +new)", paths: ["metadata.name"], details: diff });
@@ -123,6 +124,3 @@ function hasKeyWithPrefix(m: Record<string, string>, prefix: string): boolean {
   return false;
 }
 
-function asRecord(v: unknown): Record<string, unknown> | undefined {
-  return typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
-}

@@ -3,8 +3,8 @@
  * (*TrafficTarget).SetDefaults, v0.44.2; docs/knative-behavior.md#service-configuration-and-route-defaults), on the
  * Go-round-tripped `spec` of a Service or Route, changed in place.
  */
+import { type JsonObject } from "../go/encoding/json/json-value.js";
 
-type JsonObject = Record<string, unknown>;
 
 /** A Service's traffic: none at all means "everything to the latest revision", then per-target defaults. */
 export function defaultServiceTraffic(spec: JsonObject): void {

@@ -7,6 +7,7 @@ import { also, errDisallowedFields, errGeneric, errInvalidArrayValue, errInvalid
 import { goQuote } from "../go/strconv/quote.js";
 import { goStringList, isDNS1035Label, isQualifiedName } from "../go/apimachinery/validation.js";
 import { isInt64 } from "./field-mask.js";
+import { asJsonObject } from "../go/encoding/json/json-value.js";
 
 export interface TrafficOptions {
   /**
@@ -28,7 +29,7 @@ export function validateTraffic(spec: Record<string, unknown>, opts: TrafficOpti
   let exactSum: bigint | undefined;
 
   for (let i = 0; i < traffic.length; i++) {
-    const target = asRecord(traffic[i]);
+    const target = asJsonObject(traffic[i]);
     errs = also(errs, validateTarget(target, opts.serviceContext, opts.labelKey ?? isQualifiedName)?.viaIndex(i));
 
     const percent = target?.percent;
@@ -114,6 +115,3 @@ function stringField(o: Record<string, unknown> | undefined, key: string): strin
   return typeof v === "string" ? v : "";
 }
 
-function asRecord(v: unknown): Record<string, unknown> | undefined {
-  return typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
-}

@@ -9,12 +9,12 @@ import { errInvalidValue, FieldError, also } from "../apis/field-error.js";
 import type { GoType } from "../go/encoding/json/index.js";
 import { goTypeOf } from "../apis/knative-types.js";
 import type { RequestContext } from "./context.js";
-import { semanticEqual } from "./semantic-equal.js";
+import { semanticEqual } from "../duck/semantic-equal.js";
+import { isJsonObject, type JsonObject } from "../go/encoding/json/json-value.js";
 
 export const CREATOR_ANNOTATION = "serving.knative.dev/creator";
 export const UPDATER_ANNOTATION = "serving.knative.dev/lastModifier";
 
-type JsonObject = Record<string, unknown>;
 
 /**
  * SetUserInfo on the whole object `obj`. CREATE stamps both annotations with the request's username
@@ -57,18 +57,15 @@ export function validateCreatorAndModifier(oldObj: unknown, newObj: unknown, ctx
   return errs?.viaField("metadata.annotations");
 }
 
-function isObject(v: unknown): v is JsonObject {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 function specOf(obj: unknown): unknown {
-  return isObject(obj) ? obj["spec"] : undefined;
+  return isJsonObject(obj) ? obj["spec"] : undefined;
 }
 
 function readAnnotations(obj: unknown): JsonObject | undefined {
-  const metadata = isObject(obj) ? obj["metadata"] : undefined;
-  const annotations = isObject(metadata) ? metadata["annotations"] : undefined;
-  return isObject(annotations) ? annotations : undefined;
+  const metadata = isJsonObject(obj) ? obj["metadata"] : undefined;
+  const annotations = isJsonObject(metadata) ? metadata["annotations"] : undefined;
+  return isJsonObject(annotations) ? annotations : undefined;
 }
 
 /** A missing key reads as "", as a Go map lookup does. */
@@ -80,13 +77,13 @@ function annotation(annotations: JsonObject | undefined, key: string): string {
 /** metadata.annotations, created when absent (Go allocates the map before writing). */
 function annotationsOf(obj: JsonObject): JsonObject {
   let metadata = obj["metadata"];
-  if (!isObject(metadata)) {
+  if (!isJsonObject(metadata)) {
     metadata = {};
     obj["metadata"] = metadata;
   }
   const meta = metadata as JsonObject;
   let annotations = meta["annotations"];
-  if (!isObject(annotations)) {
+  if (!isJsonObject(annotations)) {
     annotations = {};
     meta["annotations"] = annotations;
   }

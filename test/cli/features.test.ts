@@ -7,7 +7,8 @@ import { DEFAULT_FEATURES, parseFeaturesConfig } from "../../src/config/features
 import { defaultSnapshot, snapshotFrom } from "../../src/config/snapshot.js";
 import type { FeaturesConfig } from "../../src/config/types.js";
 import { PROFILES } from "../../src/config/profile.js";
-import { FEATURE_GATES, featureGate, featureGatesOf, gatedFieldsUsed, gatesForFieldPath, podSpecOf } from "../../src/serving/feature-gates.js";
+import { podSpecOf } from "../../src/duck/podspecable.js";
+import { FEATURE_GATES, featureGate, featureGatesOf, gatedFieldsUsed, gatesForFieldPath } from "../../src/serving/feature-gates.js";
 
 const FIXTURES = "test/fixtures/check";
 const fixture = (name: string): string => `${FIXTURES}/${name}`;

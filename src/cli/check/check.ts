@@ -1,6 +1,6 @@
 /**
  * `duckbill check`: runs manifests through the webhook exactly as `kubectl apply` and the API server would
- * (issue [7]) and prints what kubectl would print. Each Knative object is first strictly decoded as the API server
+ * and prints what kubectl would print. Each Knative object is first strictly decoded as the API server
  * decodes it (unknown fields against the kind's CRD schema, ./strict-decoding.ts), then goes through the same code as
  * the HTTPS server (`answerReview`): /defaulting, the returned JSON Patch applied, then what the API server adds
  * before validating admission (rest.BeforeCreate, BeforeUpdate), then /resource-validation. Knative's own ConfigMaps
@@ -12,7 +12,7 @@ import jsonpatch from "fast-json-patch";
 import type { AdmissionDeps } from "../../admission/deps.js";
 import { answerReview, type AdmissionPath } from "../../admission/http.js";
 import type { AdmissionResponse } from "../../admission/response.js";
-import { copyJsonValue } from "../../go/encoding/json/json-value.js";
+import { copyJsonValue, isJsonObject, type JsonObject } from "../../go/encoding/json/json-value.js";
 import type { GroupVersionKind } from "../../apis/gvk.js";
 import type { ConfigSnapshot } from "../../config/snapshot.js";
 import {
@@ -43,14 +43,10 @@ export const CONFIG_WEBHOOK = "config.webhook.serving.knative.dev";
 
 export const DEFAULT_USER = "duckbill-check";
 
-type JsonMap = Record<string, unknown>;
 
-function isMap(v: unknown): v is JsonMap {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
-function copyOf(obj: JsonMap): JsonMap {
-  return copyJsonValue(obj) as JsonMap;
+function copyOf(obj: JsonObject): JsonObject {
+  return copyJsonValue(obj) as JsonObject;
 }
 
 /** Where the webhook would see a document, or why it would not. */
@@ -94,7 +90,7 @@ export interface CheckResult extends DocumentIdentity {
   /** kubectl's own warnings printed before the request (a live object without last-applied configuration). */
   readonly clientWarnings?: readonly string[];
   /** The object after the mutating webhook (when it ran and allowed). */
-  readonly defaulted?: JsonMap;
+  readonly defaulted?: JsonObject;
   /** The JSON Patch the mutating webhook answered (when it ran and allowed; empty when it changed nothing). */
   readonly patch?: readonly jsonpatch.Operation[];
   /** Why a skipped document was skipped. */
@@ -109,7 +105,7 @@ export interface CheckOptions {
   /** userInfo.username of every request. */
   readonly user: string;
   /** Live objects for UPDATE, as read by readOldObjects. */
-  readonly old?: ReadonlyMap<string, JsonMap>;
+  readonly old?: ReadonlyMap<string, JsonObject>;
   /** Where AdmissionReviews go; defaults to the server's own code in-process (answerReview). */
   readonly transport?: ReviewTransport;
   /**
@@ -135,12 +131,12 @@ function splitApiVersion(apiVersion: string): { group: string; version: string }
  */
 const CONFIG_COMPONENTS = new Set(["autoscaler", "controller", "logging", "networking", "observability", "tracing", "net-certmanager"]);
 
-function isKnativeConfigMap(obj: JsonMap): boolean {
-  const labels = isMap(obj.metadata) && isMap(obj.metadata.labels) ? obj.metadata.labels : undefined;
+function isKnativeConfigMap(obj: JsonObject): boolean {
+  const labels = isJsonObject(obj.metadata) && isJsonObject(obj.metadata.labels) ? obj.metadata.labels : undefined;
   return labels?.["app.kubernetes.io/name"] === "knative-serving" && CONFIG_COMPONENTS.has(String(labels["app.kubernetes.io/component"]));
 }
 
-function targetOf(obj: JsonMap, opts: CheckOptions): Target | string {
+function targetOf(obj: JsonObject, opts: CheckOptions): Target | string {
   const apiVersion = String(obj.apiVersion);
   const kind = String(obj.kind);
   const { group, version } = splitApiVersion(apiVersion);
@@ -154,17 +150,17 @@ function targetOf(obj: JsonMap, opts: CheckOptions): Target | string {
   return "not a kind the Knative Serving webhook handles";
 }
 
-function metadataOf(obj: JsonMap): JsonMap | undefined {
-  return isMap(obj.metadata) ? obj.metadata : undefined;
+function metadataOf(obj: JsonObject): JsonObject | undefined {
+  return isJsonObject(obj.metadata) ? obj.metadata : undefined;
 }
 
-function stringAt(m: JsonMap | undefined, key: string): string {
+function stringAt(m: JsonObject | undefined, key: string): string {
   const v = m?.[key];
   return typeof v === "string" ? v : "";
 }
 
 /** kubectl puts objects without a namespace into its namespace (resource.Builder DefaultNamespace). */
-function withNamespace(obj: JsonMap, namespace: string): JsonMap {
+function withNamespace(obj: JsonObject, namespace: string): JsonObject {
   const copy = copyOf(obj);
   const meta = metadataOf(copy);
   if (meta === undefined) {
@@ -204,7 +200,7 @@ function dropNullMembers(v: unknown): void {
     for (const item of v) dropNullMembers(item);
     return;
   }
-  const obj = v as JsonMap;
+  const obj = v as JsonObject;
   for (const k in obj) {
     const x = obj[k];
     if (x === null) delete obj[k];
@@ -216,15 +212,15 @@ function dropNullMembers(v: unknown): void {
  * A copy that shares everything below `metadata`: what the API server changes before validation lives at the
  * top level and in metadata, and the result is only serialized.
  */
-function shallowWithMetadata(obj: JsonMap): { out: JsonMap; meta: JsonMap } {
+function shallowWithMetadata(obj: JsonObject): { out: JsonObject; meta: JsonObject } {
   const out = { ...obj };
-  const meta = isMap(obj.metadata) ? { ...obj.metadata } : {};
+  const meta = isJsonObject(obj.metadata) ? { ...obj.metadata } : {};
   out.metadata = meta;
   return { out, meta };
 }
 
 /** rest.BeforeCreate and the CRD strategy's PrepareForCreate: status dropped, generation 1, uid, timestamp, name. */
-function prepareForCreate(obj: JsonMap, crd: boolean): JsonMap {
+function prepareForCreate(obj: JsonObject, crd: boolean): JsonObject {
   const { out, meta } = shallowWithMetadata(obj);
   if (crd) delete out.status;
   if (crd) meta.generation = 1;
@@ -239,7 +235,7 @@ function prepareForCreate(obj: JsonMap, crd: boolean): JsonMap {
  * rest.BeforeUpdate and the CRD strategy's PrepareForUpdate: generation and status cannot be changed by the
  * request; any change outside metadata bumps the generation; uid and creationTimestamp stay.
  */
-function prepareForUpdate(obj: JsonMap, old: JsonMap, crd: boolean): JsonMap {
+function prepareForUpdate(obj: JsonObject, old: JsonObject, crd: boolean): JsonObject {
   const { out, meta } = shallowWithMetadata(obj);
   const oldMeta = metadataOf(old) ?? {};
   if (oldMeta.generation !== undefined) meta.generation = oldMeta.generation;
@@ -254,8 +250,8 @@ function prepareForUpdate(obj: JsonMap, old: JsonMap, crd: boolean): JsonMap {
   return out;
 }
 
-function sameWithoutMetadata(a: JsonMap, b: JsonMap): boolean {
-  const strip = (o: JsonMap): JsonMap => {
+function sameWithoutMetadata(a: JsonObject, b: JsonObject): boolean {
+  const strip = (o: JsonObject): JsonObject => {
     const { metadata: _metadata, ...rest } = o;
     return rest;
   };
@@ -271,8 +267,8 @@ async function callWebhook(
   path: AdmissionPath,
   target: Target,
   operation: "CREATE" | "UPDATE",
-  object: JsonMap,
-  oldObject: JsonMap | undefined,
+  object: JsonObject,
+  oldObject: JsonObject | undefined,
   opts: CheckOptions,
 ): Promise<WebhookAnswer> {
   const meta = metadataOf(object);
@@ -307,23 +303,23 @@ function patchOf(response: AdmissionResponse): jsonpatch.Operation[] {
 }
 
 /** Applies the defaulting answer's JSON Patch (strictly: every operation validated) to `object`, in place. */
-function applyDefaultingPatch(object: JsonMap, ops: jsonpatch.Operation[]): JsonMap {
+function applyDefaultingPatch(object: JsonObject, ops: jsonpatch.Operation[]): JsonObject {
   if (ops.length === 0) return object;
   const patched = jsonpatch.applyPatch(object, ops, true, true).newDocument;
   // The revision template's metadata declares only a few fields and keeps the rest (Knative's CRD schema, and
   // manifests/crds): its other null members (Knative's `creationTimestamp: null`) survive, as a real API server
   // shows (test/e2e).
-  const template = isMap(patched.spec) && isMap(patched.spec.template) ? patched.spec.template : undefined;
-  const kept = isMap(template?.metadata) ? keptNulls(template.metadata) : [];
+  const template = isJsonObject(patched.spec) && isJsonObject(patched.spec.template) ? patched.spec.template : undefined;
+  const kept = isJsonObject(template?.metadata) ? keptNulls(template.metadata) : [];
   dropNullMembers(patched);
-  for (const k of kept) (template!.metadata as JsonMap)[k] = null;
+  for (const k of kept) (template!.metadata as JsonObject)[k] = null;
   return patched;
 }
 
 /** Fields of the template's metadata that the CRD schemas declare (any other field is kept as sent). */
 const DECLARED_TEMPLATE_METADATA = new Set(["annotations", "finalizers", "labels", "name", "namespace"]);
 
-function keptNulls(meta: JsonMap): string[] {
+function keptNulls(meta: JsonObject): string[] {
   return Object.keys(meta).filter((k) => meta[k] === null && !DECLARED_TEMPLATE_METADATA.has(k));
 }
 
@@ -331,15 +327,15 @@ function keptNulls(meta: JsonMap): string[] {
 interface ApiRequest {
   readonly operation: "CREATE" | "UPDATE";
   /** The object the request carries; the defaulting patch is applied to it in place. */
-  readonly sent: JsonMap;
+  readonly sent: JsonObject;
   /** The live object an UPDATE replaces (its oldObject). */
-  readonly current?: JsonMap;
+  readonly current?: JsonObject;
   readonly clientWarnings?: readonly string[];
   /** kubectl's error line for a refused request, from the API server's reason and status reason. */
   errorLine(reason: string, status?: string): string;
 }
 
-function resultBase(doc: ManifestDocument, obj: JsonMap): DocumentIdentity {
+function resultBase(doc: ManifestDocument, obj: JsonObject): DocumentIdentity {
   const meta = metadataOf(obj);
   return {
     source: doc.source,
@@ -399,7 +395,7 @@ export async function checkUnchangedUpdate(doc: ManifestDocument, opts: CheckOpt
 }
 
 /** The fields of the object the API server's strict decoding refuses: none for a kind without a known schema. */
-function unknownFields(obj: JsonMap, target: Target, opts: CheckOptions): string[] {
+function unknownFields(obj: JsonObject, target: Target, opts: CheckOptions): string[] {
   if (!target.crd) return unknownBuiltinFields(obj, "core.ConfigMap");
   const key = `${target.gvk.group}/${target.gvk.version}/${target.gvk.kind}`;
   const schema = opts.schemas?.get(key) ?? CRD_SCHEMAS[key];
@@ -434,9 +430,9 @@ async function throughApiServer(base: DocumentIdentity, target: Target, req: Api
     return { ...base, outcome: "denied", operation, ref, message, rejectedBy: "strict-decoding", warnings: [], ...client, error: req.errorLine(message, current === undefined ? "BadRequest" : "Invalid") };
   }
 
-  let defaulted: JsonMap | undefined;
+  let defaulted: JsonObject | undefined;
   let patch: jsonpatch.Operation[] | undefined;
-  let stored: JsonMap;
+  let stored: JsonObject;
   if (target.crd) {
     const { response } = await callWebhook("/defaulting", target, operation, sent, current, opts);
     for (const w of response.warnings ?? []) warnings.add(w);
@@ -498,8 +494,8 @@ export function liveRefsOf(docs: readonly ManifestDocument[], opts: CheckOptions
   return [...out.values()];
 }
 
-export async function readOldObjects(docs: readonly ManifestDocument[], opts: CheckOptions): Promise<Map<string, JsonMap>> {
-  const out = new Map<string, JsonMap>();
+export async function readOldObjects(docs: readonly ManifestDocument[], opts: CheckOptions): Promise<Map<string, JsonObject>> {
+  const out = new Map<string, JsonObject>();
   for (const doc of docs) {
     const obj = withNamespace(doc.object, opts.namespace);
     const target = targetOf(obj, opts);
@@ -520,7 +516,7 @@ export async function readOldObjects(docs: readonly ManifestDocument[], opts: Ch
  * What the API server stores for an allowed CREATE of `created` (for a Knative kind, the defaulted object of the
  * check's result), as `kubectl get -o yaml` would then show it: uid, creationTimestamp, generation, resourceVersion.
  */
-export function storedObject(created: JsonMap, crd = true): JsonMap {
+export function storedObject(created: JsonObject, crd = true): JsonObject {
   const stored = prepareForCreate(created, crd);
   const meta = metadataOf(stored);
   if (meta !== undefined) meta.resourceVersion = "1";
@@ -528,10 +524,10 @@ export function storedObject(created: JsonMap, crd = true): JsonMap {
 }
 
 /** What `--print-defaulted` shows: the object after the mutating webhook, without kubectl's bookkeeping. */
-export function printableDefaulted(obj: JsonMap): JsonMap {
+export function printableDefaulted(obj: JsonObject): JsonObject {
   const out = copyOf(obj);
   const meta = metadataOf(out);
-  if (meta !== undefined && isMap(meta.annotations)) {
+  if (meta !== undefined && isJsonObject(meta.annotations)) {
     delete meta.annotations[LAST_APPLIED_ANNOTATION];
     if (Object.keys(meta.annotations).length === 0) delete meta.annotations;
   }

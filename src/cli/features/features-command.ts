@@ -1,5 +1,5 @@
 /**
- * `duckbill features` (issue [7]): the `config-features` flags with their state, default, type and what they
+ * `duckbill features`: the `config-features` flags with their state, default, type and what they
  * gate; `features explain <flag | field path>`; and `features impact --disable <flag> -f ...`, which checks
  * manifests with the flag as configured and with it Disabled and reports what would start being denied.
  * The configuration comes from `--config-dir`, from a cluster with `--kubeconfig` (config-features,
@@ -11,7 +11,8 @@ import type { AdmissionDeps } from "../../admission/deps.js";
 import { DEFAULT_FEATURES, FEATURES_CONFIG_NAME, flagValues, parseFlagOf } from "../../config/features.js";
 import { snapshotFrom, type ConfigSnapshot } from "../../config/snapshot.js";
 import type { Flag } from "../../config/types.js";
-import { FEATURE_GATES, featureGate, featureGatesOf, gatedFieldsUsed, podSpecOf, type FeatureGate } from "../../serving/feature-gates.js";
+import { FEATURE_GATES, featureGate, featureGatesOf, gatedFieldsUsed, type FeatureGate } from "../../serving/feature-gates.js";
+import { podSpecOf } from "../../duck/podspecable.js";
 import { checkDocuments, DEFAULT_USER, readOldObjects, type CheckResult } from "../check/check.js";
 import { FEATURES_OPTIONS, IMPACT_OPTIONS } from "../command-options.js";
 import { defaultDeps } from "../deps.js";

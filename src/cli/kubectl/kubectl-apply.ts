@@ -8,16 +8,12 @@
  */
 import { compareByteOrder } from "../../go/strings/compare.js";
 import { goQuote } from "../../go/strconv/quote.js";
-import { copyJsonValue } from "../../go/encoding/json/json-value.js";
+import { copyJsonValue, isJsonObject, type JsonObject } from "../../go/encoding/json/json-value.js";
 import { jsonEqual } from "../../duck/json-equal.js";
 
 export const LAST_APPLIED_ANNOTATION = "kubectl.kubernetes.io/last-applied-configuration";
 
-type JsonMap = Record<string, unknown>;
 
-function isMap(v: unknown): v is JsonMap {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 const HTML_UNSAFE = /[<>&\u2028\u2029]/g;
 
@@ -35,7 +31,7 @@ function writeGo(v: unknown, out: string[]): void {
       writeGo(item === undefined ? null : item, out);
     }
     out.push("]");
-  } else if (isMap(v)) {
+  } else if (isJsonObject(v)) {
     out.push("{");
     let first = true;
     for (const k of Object.keys(v).sort(compareByteOrder)) {
@@ -63,8 +59,8 @@ export function goJson(value: unknown): string {
   return out.join("").replace(HTML_UNSAFE, escapeHtmlChar);
 }
 
-function deepCopy(v: JsonMap): JsonMap {
-  return copyJsonValue(v) as JsonMap;
+function deepCopy(v: JsonObject): JsonObject {
+  return copyJsonValue(v) as JsonObject;
 }
 
 /**
@@ -73,14 +69,14 @@ function deepCopy(v: JsonMap): JsonMap {
  * object without annotations gets an empty annotation map first, which is why last-applied values of such
  * objects contain `"annotations":{}`.
  */
-export function withLastApplied(manifest: JsonMap): JsonMap {
+export function withLastApplied(manifest: JsonObject): JsonObject {
   return setLastApplied(deepCopy(manifest));
 }
 
 /** withLastApplied in place. */
-export function setLastApplied(obj: JsonMap): JsonMap {
-  const metadata = isMap(obj.metadata) ? obj.metadata : (obj.metadata = {});
-  const annotations: JsonMap = isMap(metadata.annotations) ? metadata.annotations : {};
+export function setLastApplied(obj: JsonObject): JsonObject {
+  const metadata = isJsonObject(obj.metadata) ? obj.metadata : (obj.metadata = {});
+  const annotations: JsonObject = isJsonObject(metadata.annotations) ? metadata.annotations : {};
   delete annotations[LAST_APPLIED_ANNOTATION];
   metadata.annotations = annotations;
   const applied = goJson(obj) + "\n";
@@ -89,14 +85,14 @@ export function setLastApplied(obj: JsonMap): JsonMap {
 }
 
 /** The last-applied configuration stored on a live object (kubectl util.GetOriginalConfiguration), if any. */
-export function lastAppliedOf(current: JsonMap): JsonMap | undefined {
+export function lastAppliedOf(current: JsonObject): JsonObject | undefined {
   const metadata = current.metadata;
-  const annotations = isMap(metadata) ? metadata.annotations : undefined;
-  const raw = isMap(annotations) ? annotations[LAST_APPLIED_ANNOTATION] : undefined;
+  const annotations = isJsonObject(metadata) ? metadata.annotations : undefined;
+  const raw = isJsonObject(annotations) ? annotations[LAST_APPLIED_ANNOTATION] : undefined;
   if (typeof raw !== "string" || raw === "") return undefined;
   try {
     const parsed: unknown = JSON.parse(raw);
-    return isMap(parsed) ? parsed : undefined;
+    return isJsonObject(parsed) ? parsed : undefined;
   } catch {
     return undefined;
   }
@@ -110,8 +106,8 @@ function kindOf(v: unknown): string {
 
 
 /** evanphx/json-patch getDiff: the merge patch turning `a` into `b` (nulls for removed members). */
-function mergeDiff(a: JsonMap, b: JsonMap): JsonMap {
-  const into: JsonMap = {};
+function mergeDiff(a: JsonObject, b: JsonObject): JsonObject {
+  const into: JsonObject = {};
   for (const key of Object.keys(b)) {
     const bv = b[key];
     if (!Object.hasOwn(a, key)) {
@@ -121,8 +117,8 @@ function mergeDiff(a: JsonMap, b: JsonMap): JsonMap {
     const av = a[key];
     if (kindOf(av) !== kindOf(bv)) {
       into[key] = bv;
-    } else if (isMap(av)) {
-      const sub = mergeDiff(av, bv as JsonMap);
+    } else if (isJsonObject(av)) {
+      const sub = mergeDiff(av, bv as JsonObject);
       if (Object.keys(sub).length > 0) into[key] = sub;
     } else if (!jsonEqual(av, bv)) {
       into[key] = bv;
@@ -133,12 +129,12 @@ function mergeDiff(a: JsonMap, b: JsonMap): JsonMap {
 }
 
 /** jsonmergepatch keepOrDeleteNullInObj: keep only the deletions (`keepNull`) or only the rest. */
-function keepOrDeleteNull(m: JsonMap, keepNull: boolean): JsonMap {
-  const out: JsonMap = {};
+function keepOrDeleteNull(m: JsonObject, keepNull: boolean): JsonObject {
+  const out: JsonObject = {};
   for (const [key, val] of Object.entries(m)) {
     if (val === null) {
       if (keepNull) out[key] = null;
-    } else if (isMap(val)) {
+    } else if (isJsonObject(val)) {
       // An explicitly empty map is a value, not an empty patch.
       if (Object.keys(val).length === 0) {
         if (!keepNull) out[key] = val;
@@ -154,22 +150,22 @@ function keepOrDeleteNull(m: JsonMap, keepNull: boolean): JsonMap {
 }
 
 /** evanphx mergeDocs with mergeMerge=false, used to combine the deletion and change patches. */
-function mergeInto(doc: JsonMap, patch: JsonMap): JsonMap {
+function mergeInto(doc: JsonObject, patch: JsonObject): JsonObject {
   for (const [key, v] of Object.entries(patch)) {
     if (v === null) {
       delete doc[key];
       continue;
     }
     const cur = doc[key];
-    doc[key] = isMap(cur) && isMap(v) ? mergeInto(cur, v) : pruneNulls(v);
+    doc[key] = isJsonObject(cur) && isJsonObject(v) ? mergeInto(cur, v) : pruneNulls(v);
   }
   return doc;
 }
 
 function pruneNulls(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(pruneNulls);
-  if (!isMap(v)) return v;
-  const out: JsonMap = {};
+  if (!isJsonObject(v)) return v;
+  const out: JsonObject = {};
   for (const [k, x] of Object.entries(v)) if (x !== null) out[k] = pruneNulls(x);
   return out;
 }
@@ -179,23 +175,23 @@ function pruneNulls(v: unknown): unknown {
  * `modified`, plus deletions of what `original` (the last applied configuration) had and `modified` drops.
  * kubectl sends it for kinds outside its scheme (every Knative CRD); `{}` means nothing to send.
  */
-export function threeWayMergePatch(original: JsonMap | undefined, modified: JsonMap, current: JsonMap): JsonMap {
+export function threeWayMergePatch(original: JsonObject | undefined, modified: JsonObject, current: JsonObject): JsonObject {
   const addAndChange = keepOrDeleteNull(mergeDiff(current, modified), false);
   const deletions = keepOrDeleteNull(mergeDiff(original ?? {}, modified), true);
   // MergePatch(deletePatch, addAndChangePatch): the deletions document with the changes merged in.
   return mergeKeepingNulls(deletions, addAndChange);
 }
 
-function mergeKeepingNulls(doc: JsonMap, patch: JsonMap): JsonMap {
+function mergeKeepingNulls(doc: JsonObject, patch: JsonObject): JsonObject {
   for (const [key, v] of Object.entries(patch)) {
     const cur = doc[key];
-    doc[key] = isMap(cur) && isMap(v) ? mergeKeepingNulls(cur, v) : v;
+    doc[key] = isJsonObject(cur) && isJsonObject(v) ? mergeKeepingNulls(cur, v) : v;
   }
   return doc;
 }
 
 /** RFC 7386 JSON merge patch, as the API server applies a merge patch to a custom resource. */
-export function applyMergePatch(target: JsonMap, patch: JsonMap): JsonMap {
+export function applyMergePatch(target: JsonObject, patch: JsonObject): JsonObject {
   return mergeInto(deepCopy(target), patch);
 }
 

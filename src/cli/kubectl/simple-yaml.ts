@@ -9,6 +9,7 @@
  * so both paths agree value for value.
  */
 import { isScalar, Schema, type Tags } from "yaml";
+import { isJsonObject } from "../../go/encoding/json/json-value.js";
 
 /** One document: its value and where it starts (1-based); positions of the root `items` entries for lists. */
 export interface SimpleDocument {
@@ -90,7 +91,7 @@ class Reader {
     if (first === undefined) return undefined;
     const value = this.node(first.indent);
     if (this.peek() !== undefined) fail();
-    const items = isRecord(value) && Array.isArray(value.items) ? this.positions.get(value.items) : undefined;
+    const items = isJsonObject(value) && Array.isArray(value.items) ? this.positions.get(value.items) : undefined;
     return { value, line: first.no + 1, column: first.indent + 1, ...(items === undefined ? {} : { itemPositions: items }) };
   }
 
@@ -237,9 +238,6 @@ class Reader {
   }
 }
 
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 function isSeqEntry(text: string): boolean {
   return text === "-" || text.startsWith("- ") || text.startsWith("-\t");

@@ -10,6 +10,7 @@
 import type { GoType } from "../../go/encoding/json/types.js";
 import { goTypeOf } from "../../apis/knative-types.js";
 import { compareByteOrder } from "../../go/strings/compare.js";
+import { isJsonObject, type JsonObject } from "../../go/encoding/json/json-value.js";
 
 /** The parts of a CRD's openAPIV3Schema that decide which fields exist (apiextensions-apiserver schema.Structural). */
 export interface StructuralSchema {
@@ -21,20 +22,16 @@ export interface StructuralSchema {
   readonly "x-kubernetes-embedded-resource"?: boolean;
 }
 
-type JsonMap = Record<string, unknown>;
 
-function isMap(v: unknown): v is JsonMap {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 /** The structural part of an openAPIV3Schema (descriptions, types, formats and validations dropped). */
 export function structuralOf(schema: unknown): StructuralSchema {
-  if (!isMap(schema)) return {};
+  if (!isJsonObject(schema)) return {};
   const out: { -readonly [K in keyof StructuralSchema]: StructuralSchema[K] } = {};
-  if (isMap(schema.properties)) out.properties = Object.fromEntries(Object.entries(schema.properties).map(([k, v]) => [k, structuralOf(v)]));
-  if (isMap(schema.additionalProperties)) out.additionalProperties = structuralOf(schema.additionalProperties);
+  if (isJsonObject(schema.properties)) out.properties = Object.fromEntries(Object.entries(schema.properties).map(([k, v]) => [k, structuralOf(v)]));
+  if (isJsonObject(schema.additionalProperties)) out.additionalProperties = structuralOf(schema.additionalProperties);
   else if (schema.additionalProperties === true) out.additionalProperties = true;
-  if (isMap(schema.items)) out.items = structuralOf(schema.items);
+  if (isJsonObject(schema.items)) out.items = structuralOf(schema.items);
   if (schema["x-kubernetes-preserve-unknown-fields"] === true) out["x-kubernetes-preserve-unknown-fields"] = true;
   if (schema["x-kubernetes-embedded-resource"] === true) out["x-kubernetes-embedded-resource"] = true;
   return out;
@@ -62,7 +59,7 @@ function prune(x: unknown, s: StructuralSchema | null, path: string, out: string
     x.forEach((v, i) => prune(v, s === null ? null : (s.items ?? null), `${path}[${i}]`, out));
     return;
   }
-  if (!isMap(x)) return;
+  if (!isJsonObject(x)) return;
   for (const k of Object.keys(x)) {
     if (s === null) {
       out.push(child(path, k));
@@ -84,7 +81,7 @@ function skipPrune(x: unknown, s: StructuralSchema, path: string, out: string[])
     });
     return;
   }
-  if (!isMap(x)) return;
+  if (!isJsonObject(x)) return;
   for (const k of Object.keys(x)) {
     if (s["x-kubernetes-embedded-resource"] === true && META_FIELDS.has(k)) continue;
     const prop = s.properties?.[k];
@@ -95,7 +92,7 @@ function skipPrune(x: unknown, s: StructuralSchema, path: string, out: string[])
 }
 
 /** pruning.PruneWithOptions(obj, s, isResourceRoot=true) with TrackUnknownFieldPaths: the pruned paths, sorted. */
-export function prunedFields(obj: JsonMap, schema: StructuralSchema): string[] {
+export function prunedFields(obj: JsonObject, schema: StructuralSchema): string[] {
   const out: string[] = [];
   prune(obj, { ...schema, "x-kubernetes-embedded-resource": true }, "", out);
   return out.sort(compareByteOrder);
@@ -113,10 +110,10 @@ export function unknownGoFields(value: unknown, type: GoType, path: string, out:
       if (Array.isArray(value)) value.forEach((v, i) => unknownGoFields(v, type.elem, `${path}[${i}]`, out));
       return out;
     case "map":
-      if (isMap(value)) for (const k of Object.keys(value).sort(compareByteOrder)) unknownGoFields(value[k], type.elem, child(path, k), out);
+      if (isJsonObject(value)) for (const k of Object.keys(value).sort(compareByteOrder)) unknownGoFields(value[k], type.elem, child(path, k), out);
       return out;
     case "struct":
-      if (!isMap(value)) return out;
+      if (!isJsonObject(value)) return out;
       for (const k of Object.keys(value).sort(compareByteOrder)) {
         const field = type.exact.get(k);
         if (field === undefined) out.push(child(path, k));
@@ -129,13 +126,13 @@ export function unknownGoFields(value: unknown, type: GoType, path: string, out:
 }
 
 /** The unknown fields of a custom resource: its metadata's, then those its CRD's structural schema prunes. */
-export function unknownCustomResourceFields(obj: JsonMap, schema: StructuralSchema): string[] {
-  const meta = isMap(obj.metadata) ? unknownGoFields(obj.metadata, goTypeOf("meta.ObjectMeta"), "metadata") : [];
+export function unknownCustomResourceFields(obj: JsonObject, schema: StructuralSchema): string[] {
+  const meta = isJsonObject(obj.metadata) ? unknownGoFields(obj.metadata, goTypeOf("meta.ObjectMeta"), "metadata") : [];
   return [...meta, ...prunedFields(obj, schema)];
 }
 
 /** The unknown fields of a built-in kind, by its Go type (e.g. `core.ConfigMap`). */
-export function unknownBuiltinFields(obj: JsonMap, typeExpr: string): string[] {
+export function unknownBuiltinFields(obj: JsonObject, typeExpr: string): string[] {
   return unknownGoFields(obj, goTypeOf(typeExpr), "");
 }
 

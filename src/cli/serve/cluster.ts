@@ -1,5 +1,5 @@
 /**
- * `duckbill serve` in a cluster (issue [5]): the certificate controller (webhook-certs Secret, CA rotation, Lease),
+ * `duckbill serve` in a cluster: the certificate controller (webhook-certs Secret, CA rotation, Lease),
  * the webhook-configuration reconciler and the PodSpec dry-run client. Imported on demand: it pulls in
  * @kubernetes/client-node, which standalone runs never load.
  */

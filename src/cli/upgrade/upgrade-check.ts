@@ -1,5 +1,5 @@
 /**
- * `duckbill upgrade-check` (issue [12]): what upgrading Knative from one release to another changes for the objects
+ * `duckbill upgrade-check`: what upgrading Knative from one release to another changes for the objects
  * and ConfigMaps at hand. Every Knative object (from manifests, or listed from a cluster) is answered by the webhook
  * as both releases, through the same in-process pipeline as `duckbill check`: a create of its manifest, and an
  * update of the object as stored (old = new), which is what its next update or reconcile goes through. Knative's

@@ -1,10 +1,17 @@
 /** Prototype-safe helpers for plain JSON values (the output of JSON.parse). */
 import { goString } from "./go-strings.js";
 
+/** A JSON object as decoded: the one object type of the code base. */
 export type JsonObject = Record<string, unknown>;
 
+/** Whether `v` is a JSON object (not null, not an array): the one object guard of the code base. */
 export function isJsonObject(v: unknown): v is JsonObject {
   return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** `v` when it is a JSON object, else undefined. */
+export function asJsonObject(v: unknown): JsonObject | undefined {
+  return isJsonObject(v) ? v : undefined;
 }
 
 /** Assigns an own data property, also for the key `__proto__`, which plain assignment would treat as the prototype. */

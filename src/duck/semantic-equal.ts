@@ -10,9 +10,10 @@
  * as `"1Gi"` and `"1073741824"` are equal. Without a type the comparison is structural, with
  * null/absent, `[]` and `{}` treated as the same empty value.
  */
-import { jsonSemanticEqual } from "../duck/json-equal.js";
+import { jsonSemanticEqual } from "./json-equal.js";
 import { compareQuantities, parseQuantity, type Quantity } from "../go/apimachinery/quantity.js";
 import type { GoType, StructType } from "../go/encoding/json/types.js";
+import { isJsonObject } from "../go/encoding/json/json-value.js";
 
 export function semanticEqual(a: unknown, b: unknown, type?: GoType): boolean {
   return type === undefined ? untypedEqual(a, b) : typedEqual(type, a, b);
@@ -67,8 +68,8 @@ function slicesEqual(elem: GoType, a: unknown, b: unknown): boolean {
 }
 
 function mapsEqual(elem: GoType, a: unknown, b: unknown): boolean {
-  const ma = isObject(a) ? a : undefined;
-  const mb = isObject(b) ? b : undefined;
+  const ma = isJsonObject(a) ? a : undefined;
+  const mb = isJsonObject(b) ? b : undefined;
   const ka = ma === undefined ? 0 : Object.keys(ma).length;
   const kb = mb === undefined ? 0 : Object.keys(mb).length;
   if (ka !== kb) return false;
@@ -82,8 +83,8 @@ function mapsEqual(elem: GoType, a: unknown, b: unknown): boolean {
 
 function structsEqual(type: StructType, a: unknown, b: unknown): boolean {
   // A missing struct value is the zero struct: every field compares against its zero value.
-  const sa = isObject(a) ? a : undefined;
-  const sb = isObject(b) ? b : undefined;
+  const sa = isJsonObject(a) ? a : undefined;
+  const sb = isJsonObject(b) ? b : undefined;
   for (const field of type.fields) {
     if (!typedEqual(field.type, sa?.[field.name], sb?.[field.name])) return false;
   }
@@ -108,9 +109,6 @@ function toQuantity(v: unknown): Quantity | undefined {
   return parsed.ok ? parsed.quantity : undefined;
 }
 
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 /**
  * The untyped comparison: null/absent, `[]` and `{}` are one empty value, as is an object whose members are all
