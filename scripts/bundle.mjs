@@ -81,6 +81,12 @@ const notices = [...packages].sort().map((dir) => {
   const text = file !== undefined && existsSync(join(root, dir, file)) ? readFileSync(join(root, dir, file), "utf8").trim() : `(no licence file; package.json says ${JSON.stringify(pkg.license ?? null)})`;
   return `${pkg.name}@${pkg.version} (${typeof pkg.license === "string" ? pkg.license : "see below"})\n\n${text}\n`;
 });
+// The same packages as data, for the image's bill of materials (scripts/sbom.mjs); beside the bundle, not in it.
+const bundled = [...packages].sort().map((dir) => {
+  const pkg = JSON.parse(readFileSync(join(root, dir, "package.json"), "utf8"));
+  return { name: pkg.name, version: pkg.version, license: typeof pkg.license === "string" ? pkg.license : null };
+});
+writeFileSync(join(root, "dist", "bundle-packages.json"), `${JSON.stringify(bundled, null, 1)}\n`);
 writeFileSync(join(outdir, "THIRD-PARTY-LICENSES.txt"), `Packages bundled into dist/bundle/ (scripts/bundle.mjs), with their licences.\n\n${notices.join(`\n${"-".repeat(80)}\n\n`)}`);
 
 const outputs = Object.entries(result.metafile.outputs).filter(([f]) => f.endsWith(".js"));

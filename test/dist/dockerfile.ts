@@ -1,5 +1,5 @@
 /**
- * What the Dockerfile says, read the way `docker build` reads it (no Docker engine runs here): global ARGs, stages
+ * What the Dockerfile says, read the way `docker build` reads it (`npm test` runs no container engine): global ARGs, stages
  * with their base image, WORKDIR, COPY instructions and entry point, and the runtime stage's file tree built on disk
  * as its COPY lines would build it in the image.
  */

@@ -1,6 +1,7 @@
 /**
- * The image's files, built on disk as the Dockerfile's runtime stage copies them (test/dist/dockerfile.ts; no
- * container engine runs here, so this is the part of the image that can be tested without one): only what runs,
+ * The image's files, built on disk as the Dockerfile's runtime stage copies them (test/dist/dockerfile.ts; `npm test`
+ * runs no container engine, so this is the part of the image tested without one; the opt-in test/image/ builds and
+ * runs the real image): only what runs,
  * under 40 MB, every import of the bundle resolvable inside it. Then that tree is run as the image's entry point runs
  * it, without node_modules, on the image's Node.js major and on this machine's (the lowest the package supports):
  * it reports its version, answers reviews through `admit`, serves HTTPS standalone and stops on SIGTERM, and in
@@ -41,6 +42,11 @@ let runtime: Stage;
 beforeAll(async () => {
   // The Dockerfile's build stage runs `npm run build`; here an existing build is used, made if missing.
   if (!existsSync(join(ROOT, "dist", "bundle-meta.json"))) await run(NPM, ["run", "build"], { cwd: ROOT, env: childEnv(), maxBuffer: 16 * 1024 * 1024 });
+  // ... and then writes the bill of materials (scripts/sbom.mjs) from the runtime base's package list, which is
+  // not here: an empty one stands in.
+  const base = mkdtempSync(join(tmpdir(), "duckbill-image-base-"));
+  await run(process.execPath, [join(ROOT, "scripts", "sbom.mjs"), "--base", base, "--out", join(ROOT, "dist", "sbom.spdx.json")], { cwd: ROOT, env: childEnv() });
+  rmSync(base, { recursive: true, force: true });
   dir = mkdtempSync(join(tmpdir(), "duckbill-image-"));
   runtime = buildRuntimeTree(dir, parsed);
 }, 600_000);
@@ -50,13 +56,14 @@ afterAll(() => {
 });
 
 describe("the image's files", () => {
-  it("are only what runs: package.json, the launcher, the bundle and its licences; no node_modules or maps", () => {
+  it("are only what runs: package.json, the launcher, the bundle and its licences, the bill of materials; no node_modules or maps", () => {
     const files = filesBelow(dir);
     expect(files).toContain("package.json");
+    expect(files).toContain("sbom.spdx.json");
     expect(files).toContain(join("bin", "duckbill"));
     expect(files).toContain(join("dist", "bundle", "index.js"));
     expect(files).toContain(join("dist", "bundle", "THIRD-PARTY-LICENSES.txt"));
-    expect(files.filter((f) => !(f === "package.json" || f === join("bin", "duckbill") || f.startsWith(join("dist", "bundle") + "/")))).toEqual([]);
+    expect(files.filter((f) => !(f === "package.json" || f === "sbom.spdx.json" || f === join("bin", "duckbill") || f.startsWith(join("dist", "bundle") + "/")))).toEqual([]);
     expect(files.filter((f) => f.includes("node_modules") || f.endsWith(".map") || f.endsWith(".ts"))).toEqual([]);
   });
 

@@ -4,7 +4,7 @@
  * stopped by the caller through the returned handles.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { createWriteStream, existsSync, readFileSync } from "node:fs";
+import { createWriteStream, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { connect } from "node:tls";
 import { createServer, type AddressInfo } from "node:net";
 import { join } from "node:path";
@@ -196,7 +196,7 @@ export async function startDuckbill(opts: { kubeconfig: string; workDir: string;
 }
 
 /** Duckbill's readiness as kubelet sees it (any path with a kube-probe User-Agent). */
-function probe(port: number): Promise<number> {
+export function probe(port: number): Promise<number> {
   return new Promise((resolve, reject) => {
     const req = request({ host: "127.0.0.1", port, path: "/readyz", rejectUnauthorized: false, headers: { "user-agent": "kube-probe/1.36" } }, (res) => {
       res.resume();
@@ -218,6 +218,53 @@ export function servedFingerprint(port: number): Promise<string> {
     });
     socket.on("error", reject);
   });
+}
+
+/** kubectl run to success, returning stdout (each suite's own, with its user and working directory). */
+export type KubectlOk = (args: readonly string[]) => Promise<string>;
+
+/** The CRDs of manifests/crds/, established, labelled with the Knative release as serving-crds.yaml labels them. */
+export async function installCrds(kubectlOk: KubectlOk, release: string): Promise<void> {
+  await kubectlOk(["apply", "-f", join(REPO, "manifests", "crds")]);
+  await kubectlOk(["wait", "--for=condition=Established", "--timeout=60s", "-f", join(REPO, "manifests", "crds")]);
+  await kubectlOk(["label", "crd", "-l", "knative.dev/crd-install=true", `app.kubernetes.io/version=${release}`, "--overwrite"]);
+}
+
+/** What the webhook needs before it starts: the knative-serving Namespace, its ServiceAccount and RBAC, the empty Secret. */
+export async function installSystemBase(kubectlOk: KubectlOk): Promise<void> {
+  await kubectlOk(["apply", "-f", join(REPO, "manifests", "standalone", "100-namespace.yaml")]);
+  await kubectlOk(["apply", "-k", join(REPO, "manifests", "base", "rbac")]);
+  await kubectlOk(["apply", "-f", join(REPO, "manifests", "standalone", "300-secret.yaml")]);
+}
+
+/** The clientConfig of each of the three webhook configurations (manifests/standalone/700-webhooks.yaml), in that order. */
+export async function clientConfigs(kubectlOk: KubectlOk): Promise<Array<{ caBundle?: string; url?: string }>> {
+  const out: Array<{ caBundle?: string; url?: string }> = [];
+  for (const [kind, name] of [
+    ["mutatingwebhookconfiguration", "webhook.serving.knative.dev"],
+    ["validatingwebhookconfiguration", "validation.webhook.serving.knative.dev"],
+    ["validatingwebhookconfiguration", "config.webhook.serving.knative.dev"],
+  ] as const) {
+    const config = JSON.parse(await kubectlOk(["get", kind, name, "-o", "json"])) as { webhooks?: Array<{ clientConfig?: { caBundle?: string; url?: string } }> };
+    out.push(config.webhooks?.[0]?.clientConfig ?? {});
+  }
+  return out;
+}
+
+/** Writes a kubeconfig for the admin's cluster that authenticates with `token` (a ServiceAccount's), as `user`. */
+export async function writeTokenKubeconfig(kubectlOk: KubectlOk, path: string, user: string, token: string): Promise<void> {
+  const view = JSON.parse(await kubectlOk(["config", "view", "--raw", "--minify", "-o", "json"])) as { clusters: Array<{ cluster: unknown }> };
+  writeFileSync(
+    path,
+    JSON.stringify({
+      apiVersion: "v1",
+      kind: "Config",
+      clusters: [{ name: "e2e", cluster: view.clusters[0]?.cluster }],
+      users: [{ name: user, user: { token } }],
+      contexts: [{ name: user, context: { cluster: "e2e", user } }],
+      "current-context": user,
+    }),
+  );
 }
 
 /** kubectl: E2E_KUBECTL, else the harness build's, else `kubectl` on PATH. */

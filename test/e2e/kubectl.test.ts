@@ -17,6 +17,9 @@ import { parseAllDocuments } from "yaml";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   buildHarness,
+  clientConfigs,
+  installCrds,
+  installSystemBase,
   kubectlPath,
   REPO,
   run,
@@ -28,6 +31,7 @@ import {
   type Duckbill,
   type HarnessBuild,
   type RunResult,
+  writeTokenKubeconfig,
 } from "./harness.js";
 
 type Obj = Record<string, unknown>;
@@ -185,13 +189,9 @@ beforeAll(async () => {
   // CRDs first, then the system namespace and what must exist before the webhook configurations do: once they
   // exist (failurePolicy Fail), Knative's ConfigMaps cannot be written until Duckbill answers.
   started = Date.now();
-  await kubectlOk(["apply", "-f", join(REPO, "manifests", "crds")]);
-  await kubectlOk(["wait", "--for=condition=Established", "--timeout=60s", "-f", join(REPO, "manifests", "crds")]);
+  await installCrds((args) => kubectlOk(args), RELEASE);
   timings.crdsEstablishedMs = Date.now() - started;
-  await kubectlOk(["label", "crd", "-l", CRD_SELECTOR, `app.kubernetes.io/version=${RELEASE}`, "--overwrite"]);
-  await kubectlOk(["apply", "-f", join(REPO, "manifests", "standalone", "100-namespace.yaml")]);
-  await kubectlOk(["apply", "-k", join(REPO, "manifests", "base", "rbac")]);
-  await kubectlOk(["apply", "-f", join(REPO, "manifests", "standalone", "300-secret.yaml")]);
+  await installSystemBase((args) => kubectlOk(args));
   await kubectlOk(["apply", "-f", "-"], { input: configMap("config-defaults", "controller", {}) });
   await kubectlOk(["apply", "-f", "-"], { input: configMap("config-autoscaler", "autoscaler", {}) });
   await setFeatures({});
@@ -207,21 +207,9 @@ beforeAll(async () => {
   // missing permission fails here as it would in a cluster, including the checks of OwnerReferencesPermission-
   // Enforcement (enabled by startCluster) when the reconciler makes the Namespace the configurations' owner.
   const token = (await kubectlOk(["create", "token", "duckbill-webhook", "-n", SYSTEM_NS, "--duration=2h"])).trim();
-  const view = JSON.parse(await kubectlOk(["config", "view", "--raw", "--minify", "-o", "json"])) as {
-    clusters: { cluster: Obj }[];
-  };
   const duckbillKubeconfig = join(work, "duckbill.kubeconfig");
-  writeFileSync(
-    duckbillKubeconfig,
-    JSON.stringify({
-      apiVersion: "v1",
-      kind: "Config",
-      clusters: [{ name: "e2e", cluster: view.clusters[0]?.cluster }],
-      users: [{ name: "duckbill-webhook", user: { token } }],
-      contexts: [{ name: "duckbill-webhook", context: { cluster: "e2e", user: "duckbill-webhook" } }],
-      "current-context": "duckbill-webhook",
-    }),
-  );
+  await writeTokenKubeconfig((args) => kubectlOk(args), duckbillKubeconfig, "duckbill-webhook", token);
+
   started = Date.now();
   const host = process.env.E2E_WEBHOOK_HOST ?? "127.0.0.1";
   duckbill = await startDuckbill({ kubeconfig: duckbillKubeconfig, workDir: work, host, listenHost: host === "127.0.0.1" ? "127.0.0.1" : "0.0.0.0" });
@@ -232,16 +220,8 @@ beforeAll(async () => {
     const secret = await getJson("secret", "webhook-certs", SYSTEM_NS);
     const ca = (secret.data as Record<string, string> | undefined)?.["ca-cert.pem"];
     if (ca === undefined) return undefined;
-    for (const [kind, name] of [
-      ["mutatingwebhookconfiguration", "webhook.serving.knative.dev"],
-      ["validatingwebhookconfiguration", "validation.webhook.serving.knative.dev"],
-      ["validatingwebhookconfiguration", "config.webhook.serving.knative.dev"],
-    ] as const) {
-      const wh = ((JSON.parse(await kubectlOk(["get", kind, name, "-o", "json"])) as Obj).webhooks as Obj[])[0];
-      const cc = wh?.clientConfig as { caBundle?: string; url?: string } | undefined;
-      if (cc?.caBundle !== ca || !cc.url?.startsWith(webhookUrl)) return undefined;
-    }
-    return true;
+    const configs = await clientConfigs((args) => kubectlOk(args));
+    return configs.every((cc) => cc.caBundle === ca && cc.url?.startsWith(webhookUrl) === true) ? true : undefined;
   });
   // ... and the API server's admission plugin has picked them up: a server-side dry run comes back defaulted.
   write("probe.yaml", service("probe", HELLO_SPEC));
