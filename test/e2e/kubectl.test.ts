@@ -550,7 +550,7 @@ describe("--knative-version auto: the release the cluster's Serving CRDs are lab
   }
 
   it(`answers as Knative ${RELEASE.slice(0, 4)}, the release the CRDs are labelled with`, async () => {
-    expect(logLines().find((l) => l.msg === "answering as the Knative release the cluster runs")).toMatchObject({ knativeVersion: "1.23", source: "crd", release: RELEASE });
+    expect(logLines().find((l) => l.message === "answering as the Knative release the cluster runs")).toMatchObject({ knativeVersion: "1.23", source: "crd", release: RELEASE });
     // 1.23 validates a revision template's networking.knative.dev annotations (1.17 let any through) ...
     write("template-annotation.yaml", service("template-annotation", TEMPLATE_ANNOTATION_SPEC));
     const denied = await kubectl(["apply", "-f", "template-annotation.yaml"]);
@@ -572,7 +572,7 @@ describe("--knative-version auto: the release the cluster's Serving CRDs are lab
       });
       expect(r.stderr).toContain('admission webhook "config.webhook.serving.knative.dev" denied the request: validation failed: unsupported tracing backend value "jaeger"');
       // Log lines are written asynchronously (and, with workers, through the primary): wait for it.
-      const changed = await waitFor("the release-change log line", 10_000, async () => logLines().find((l) => l.msg === "the cluster's Knative release changed (was answering as 1.23)"));
+      const changed = await waitFor("the release-change log line", 10_000, async () => logLines().find((l) => l.message === "the cluster's Knative release changed (was answering as 1.23)"));
       expect(changed).toMatchObject({ knativeVersion: "1.17", release: "1.17.0" });
     } finally {
       await kubectlOk(["label", "crd", "-l", CRD_SELECTOR, `app.kubernetes.io/version=${RELEASE}`, "--overwrite"]);
