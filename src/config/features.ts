@@ -7,89 +7,18 @@
  */
 import { equalFoldAscii } from "../go/strings/fold.js";
 import { lookup } from "./configmap-parse.js";
+import { FEATURE_FLAGS } from "./feature-flags.js";
 import { DEFAULT_KNATIVE_VERSION, PROFILES, type KnativeProfile, type VolumeFlagKey } from "./profile.js";
 import type { ConfigData } from "./types.js";
 import type { FeaturesConfig, Flag } from "./types.js";
 
 export const FEATURES_CONFIG_NAME = "config-features";
 
-export const DEFAULT_FEATURES: FeaturesConfig = Object.freeze({
-  multiContainer: "Enabled",
-  multiContainerProbing: "Disabled",
-  podSpecAffinity: "Disabled",
-  podSpecTopologySpreadConstraints: "Disabled",
-  podSpecDryRun: "Allowed",
-  podSpecHostAliases: "Disabled",
-  podSpecFieldRef: "Disabled",
-  podSpecNodeSelector: "Disabled",
-  podSpecRuntimeClassName: "Disabled",
-  podSpecSecurityContext: "Disabled",
-  podSpecShareProcessNamespace: "Disabled",
-  podSpecHostIPC: "Disabled",
-  podSpecHostPID: "Disabled",
-  podSpecHostNetwork: "Disabled",
-  podSpecPriorityClassName: "Disabled",
-  podSpecSchedulerName: "Disabled",
-  containerSpecAddCapabilities: "Disabled",
-  podSpecTolerations: "Disabled",
-  podSpecVolumesEmptyDir: "Enabled",
-  podSpecVolumesHostPath: "Disabled",
-  podSpecPersistentVolumeClaim: "Disabled",
-  podSpecPersistentVolumeWrite: "Disabled",
-  podSpecVolumesCSI: "Disabled",
-  podSpecVolumesMountPropagation: "Disabled",
-  podSpecVolumesImage: "Disabled",
-  podSpecVolumesEphemeral: "Disabled",
-  podSpecInitContainers: "Disabled",
-  podSpecDNSPolicy: "Disabled",
-  podSpecDNSConfig: "Disabled",
-  secureDefaults: "Disabled",
-  tagHeaderBasedRouting: "Disabled",
-  domainMappingDirectRouteTraffic: "Disabled",
-  autoDetectHTTP2: "Disabled",
-  queueProxyMountPodInfo: "Disabled",
-  queueProxyResourceDefaults: "Disabled",
-});
+/** Knative's defaults (FEATURE_FLAGS). */
+export const DEFAULT_FEATURES: FeaturesConfig = Object.freeze(Object.fromEntries(FEATURE_FLAGS.map((f) => [f.field, f.default])) as unknown as FeaturesConfig);
 
 /** ConfigMap key → field of FeaturesConfig. */
-const KEYS: ReadonlyArray<readonly [string, keyof FeaturesConfig]> = [
-  ["autodetect-http2", "autoDetectHTTP2"],
-  ["kubernetes.podspec-dryrun", "podSpecDryRun"],
-  ["kubernetes.podspec-persistent-volume-write", "podSpecPersistentVolumeWrite"],
-  ["multi-container", "multiContainer"],
-  ["multi-container-probing", "multiContainerProbing"],
-  ["queueproxy.mount-podinfo", "queueProxyMountPodInfo"],
-  ["queueproxy.resource-defaults", "queueProxyResourceDefaults"],
-  ["secure-pod-defaults", "secureDefaults"],
-  ["tag-header-based-routing", "tagHeaderBasedRouting"],
-  ["domainmapping-direct-route-traffic", "domainMappingDirectRouteTraffic"],
-  ["kubernetes.containerspec-addcapabilities", "containerSpecAddCapabilities"],
-  ["kubernetes.podspec-affinity", "podSpecAffinity"],
-  ["kubernetes.podspec-dnsconfig", "podSpecDNSConfig"],
-  ["kubernetes.podspec-dnspolicy", "podSpecDNSPolicy"],
-  ["kubernetes.podspec-volumes-emptydir", "podSpecVolumesEmptyDir"],
-  ["kubernetes.podspec-fieldref", "podSpecFieldRef"],
-  ["kubernetes.podspec-hostaliases", "podSpecHostAliases"],
-  ["kubernetes.podspec-hostipc", "podSpecHostIPC"],
-  ["kubernetes.podspec-hostnetwork", "podSpecHostNetwork"],
-  ["kubernetes.podspec-hostpid", "podSpecHostPID"],
-  ["kubernetes.podspec-volumes-hostpath", "podSpecVolumesHostPath"],
-  ["kubernetes.podspec-init-containers", "podSpecInitContainers"],
-  ["kubernetes.podspec-nodeselector", "podSpecNodeSelector"],
-  ["kubernetes.podspec-persistent-volume-claim", "podSpecPersistentVolumeClaim"],
-  ["kubernetes.podspec-priorityclassname", "podSpecPriorityClassName"],
-  ["kubernetes.podspec-runtimeclassname", "podSpecRuntimeClassName"],
-  ["kubernetes.podspec-schedulername", "podSpecSchedulerName"],
-  ["kubernetes.podspec-securitycontext", "podSpecSecurityContext"],
-  ["kubernetes.podspec-shareprocessnamespace", "podSpecShareProcessNamespace"],
-  ["kubernetes.podspec-tolerations", "podSpecTolerations"],
-  ["kubernetes.podspec-topologyspreadconstraints", "podSpecTopologySpreadConstraints"],
-  // Only in the releases whose profile has the flag (VolumeRules.flags); the others ignore the key.
-  ["kubernetes.podspec-volumes-csi", "podSpecVolumesCSI"],
-  ["kubernetes.podspec-volumes-mount-propagation", "podSpecVolumesMountPropagation"],
-  ["kubernetes.podspec-volumes-image", "podSpecVolumesImage"],
-  ["kubernetes.podspec-volumes-ephemeral", "podSpecVolumesEphemeral"],
-];
+const KEYS: ReadonlyArray<readonly [string, keyof FeaturesConfig]> = FEATURE_FLAGS.map((f) => [f.key, f.field] as const);
 
 const FLAGS: readonly Flag[] = ["Enabled", "Allowed", "Disabled"];
 

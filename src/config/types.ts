@@ -3,6 +3,7 @@
  * rules see
  * them. One instance per ConfigSnapshot, parsed once when the snapshot is built, immutable afterwards.
  */
+import type { FeatureFlagField } from "./feature-flags.js";
 
 /**
  * A `config-features` value (knative.dev/serving pkg/apis/config/features.go: Flag). `AllowRootBounded` exists only for
@@ -11,47 +12,10 @@
 export type Flag = "Enabled" | "Allowed" | "Disabled" | "AllowRootBounded";
 
 /**
- * `config-features` (Knative 1.17 / serving v0.44.2 key set). Field masks test `!== "Disabled"`; explicit
- * checks test `=== "Enabled"` (docs/knative-behavior.md#config-features).
+ * `config-features`, one field per flag of FEATURE_FLAGS (config/feature-flags.ts). Field masks test
+ * `!== "Disabled"`; explicit checks test `=== "Enabled"` (docs/knative-behavior.md#config-features).
  */
-export interface FeaturesConfig {
-  readonly multiContainer: Flag; // multi-container (default Enabled)
-  readonly multiContainerProbing: Flag; // multi-container-probing
-  readonly podSpecAffinity: Flag; // kubernetes.podspec-affinity
-  readonly podSpecTopologySpreadConstraints: Flag;
-  readonly podSpecDryRun: Flag; // kubernetes.podspec-dryrun (v0.44.2 only; default Allowed)
-  readonly podSpecHostAliases: Flag;
-  readonly podSpecFieldRef: Flag;
-  readonly podSpecNodeSelector: Flag;
-  readonly podSpecRuntimeClassName: Flag;
-  readonly podSpecSecurityContext: Flag;
-  readonly podSpecShareProcessNamespace: Flag;
-  readonly podSpecHostIPC: Flag;
-  readonly podSpecHostPID: Flag;
-  readonly podSpecHostNetwork: Flag;
-  readonly podSpecPriorityClassName: Flag;
-  readonly podSpecSchedulerName: Flag;
-  readonly containerSpecAddCapabilities: Flag;
-  readonly podSpecTolerations: Flag;
-  readonly podSpecVolumesEmptyDir: Flag; // default Enabled
-  readonly podSpecVolumesHostPath: Flag;
-  readonly podSpecPersistentVolumeClaim: Flag;
-  readonly podSpecPersistentVolumeWrite: Flag;
-  // Volume flags added after v0.44.2; a release without one (its profile's `volumes.flags`) ignores the field.
-  readonly podSpecVolumesCSI: Flag; // kubernetes.podspec-volumes-csi (v0.45.0)
-  readonly podSpecVolumesMountPropagation: Flag; // kubernetes.podspec-volumes-mount-propagation (v0.45.0)
-  readonly podSpecVolumesImage: Flag; // kubernetes.podspec-volumes-image (v0.46.0)
-  readonly podSpecVolumesEphemeral: Flag; // kubernetes.podspec-volumes-ephemeral (v0.50.0)
-  readonly podSpecInitContainers: Flag;
-  readonly podSpecDNSPolicy: Flag;
-  readonly podSpecDNSConfig: Flag;
-  readonly secureDefaults: Flag; // secure-pod-defaults (values: the profile's securePodDefaults.values)
-  readonly tagHeaderBasedRouting: Flag;
-  readonly domainMappingDirectRouteTraffic: Flag; // domainmapping-direct-route-traffic (v0.51.0; controllers only)
-  readonly autoDetectHTTP2: Flag;
-  readonly queueProxyMountPodInfo: Flag;
-  readonly queueProxyResourceDefaults: Flag;
-}
+export type FeaturesConfig = { readonly [F in FeatureFlagField]: Flag };
 
 /**
  * A Go int64 read from a ConfigMap (knative.dev/pkg/configmap/parse.go: AsInt64): a number while it is a safe
