@@ -9,7 +9,7 @@
  * value for its type, so a mask here is the set of fields it copies, and "set" means "not the zero value":
  * `""`, `0`, `false`, nil (absent or null) are unset; a pointer, slice or map that is present is set, even
  * `{}`, `[]` or `false` behind a pointer; a struct value is set when any of its fields is. The Go types come
- * from the Go type tables of src/apis/k8s-types.ts (k8s.io/api v0.31.4, the version Knative 1.17 builds with).
+ * from the generated Go type model (src/apis/go-types.generated.ts, reflected from each release's k8s.io/api).
  */
 import { errDisallowedFields, type FieldError } from "../apis/field-error.js";
 import { compareByteOrder } from "../go/strings/compare.js";

@@ -3,7 +3,7 @@
  * the Details of the immutability errors (knative.dev/pkg kmp/diff.go: ShortDiff, kmp/reporters.go; the format in
  * docs/knative-behavior.md#immutability-diffs).
  *
- * The walk follows go-cmp over the Go types of the tables in src/apis (k8s-types.ts, knative-types.ts), on objects in their marshalled form:
+ * The walk follows go-cmp over the Go types of the generated model in src/apis (go-types.generated.ts, through knative-types.ts), on objects in their marshalled form:
  * struct fields in declaration order (embedded structs as `.PodSpec`), pointers, slices (aligned on equal
  * elements), maps (sorted keys), quantities by value. Each differing leaf is reported as
  * `<path>:\n\t-: "<old %+v>"\n\t+: "<new %+v>"\n`, struct-typed leaves as `\t-: <type>: "<%+v>"\n`.
@@ -18,8 +18,7 @@ import { goFormatFloat } from "../go/strconv/ftoa.js";
 import { goQuote } from "../go/strconv/quote.js";
 import type { GoField, GoType, StructType } from "../go/encoding/json/types.js";
 import { stringifyJson } from "../go/encoding/json/json-bigint.js";
-import { k8sStructs } from "../apis/k8s-types.js";
-import { goTypeOf } from "../apis/knative-types.js";
+import { goTypeOf, kubernetesStructNames } from "../apis/knative-types.js";
 import { jsonEqual } from "../duck/json-equal.js";
 import { compareQuantities, formatQuantity, parseQuantity, type Quantity } from "../go/apimachinery/quantity.js";
 
@@ -599,7 +598,7 @@ function goFieldName(field: GoField): string {
 
 /** Types from k8s.io/api and apimachinery (they carry generated String() methods). */
 function isKubernetesType(t: GoType): boolean {
-  kubernetesTypes ??= new Set(Object.keys(k8sStructs).map((name) => goTypeOf(name)));
+  kubernetesTypes ??= new Set(kubernetesStructNames.map((name) => goTypeOf(name)));
   return kubernetesTypes.has(t);
 }
 
