@@ -10,14 +10,15 @@
  *
  * Known approximations (only the error message's first line is contractual): go-cmp's slice alignment
  * is randomised and is replaced by a longest-common-subsequence alignment; pointers Go prints as
- * addresses print as a fixed placeholder; an empty omitempty slice or map is indistinguishable from a
- * nil one once marshalled, so that difference is not seen.
+ * addresses print as a fixed placeholder. An empty omitempty slice or map that json.Marshal dropped is told from a
+ * nil one through the decoder's record (emptyNotNilFields): go-cmp reports `[]` against nil.
  */
 import { compareByteOrder } from "../go/strings/compare.js";
 import { goFormatFloat } from "../go/strconv/ftoa.js";
 import { goQuote } from "../go/strconv/quote.js";
 import type { GoField, GoType, StructType } from "../go/encoding/json/types.js";
 import { stringifyJson } from "../go/encoding/json/json-bigint.js";
+import { emptyNotNilFields } from "../go/encoding/json/index.js";
 import { goTypeOf, kubernetesStructNames } from "../apis/knative-types.js";
 import { jsonEqual } from "../duck/json-equal.js";
 import { compareQuantities, formatQuantity, parseQuantity, type Quantity } from "../go/apimachinery/quantity.js";
@@ -111,7 +112,7 @@ function walkStruct(st: DiffState, t: StructType, x: Record<string, unknown> | u
   for (const entry of layoutOf(t)) {
     st.steps.push("." + entry.goName);
     if (entry.embedded !== undefined) walkStruct(st, entry.embedded, x, y);
-    else walk(st, entry.field.type, x?.[entry.field.name], y?.[entry.field.name]);
+    else walk(st, entry.field.type, fieldValue(x, entry.field), fieldValue(y, entry.field));
     st.steps.pop();
   }
 }
@@ -191,7 +192,7 @@ function equalValues(t: GoType, x: unknown, y: unknown): boolean {
     case "struct": {
       const ox = asObject(x);
       const oy = asObject(y);
-      for (const f of t.fields) if (!equalValues(f.type, ox?.[f.name], oy?.[f.name])) return false;
+      for (const f of t.fields) if (!equalValues(f.type, fieldValue(ox, f), fieldValue(oy, f))) return false;
       return true;
     }
     case "slice": {
@@ -600,6 +601,29 @@ function goFieldName(field: GoField): string {
 function isKubernetesType(t: GoType): boolean {
   kubernetesTypes ??= new Set(kubernetesStructNames.map((name) => goTypeOf(name)));
   return kubernetesTypes.has(t);
+}
+
+const EMPTY_SLICE: readonly unknown[] = Object.freeze([]);
+const EMPTY_MAP: Readonly<Record<string, unknown>> = Object.freeze({});
+
+/**
+ * A struct field as Go holds it: an omitempty slice, map or []byte that held `[]`, `{}` or `""` is absent from
+ * the marshalled object but empty, not nil, in Go (emptyNotNilFields), and go-cmp tells the two apart.
+ */
+function fieldValue(obj: Record<string, unknown> | undefined, f: GoField): unknown {
+  if (obj === undefined) return undefined;
+  const v = obj[f.name];
+  if (v !== undefined || emptyNotNilFields(obj)?.has(f.name) !== true) return v;
+  switch (f.type.kind) {
+    case "slice":
+      return EMPTY_SLICE;
+    case "map":
+      return EMPTY_MAP;
+    case "bytes":
+      return "";
+    default:
+      return v;
+  }
 }
 
 function isNil(v: unknown): v is null | undefined {
