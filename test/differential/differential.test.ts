@@ -9,7 +9,11 @@
  *
  *   DIFF_RUNS=100000 DIFF_SEED=7 RELEASE=1.24 npm run test:differential
  *
- * DIFF_RUNS cases per release (default 10,000: about 5 s each), DIFF_SEED (default 20261126), RELEASE (comma-separated), DIFF_SHRINK
+ * Two families of cases: mutated from the vectors (cases.ts) and drawn from the Go type model (type-cases.ts: every
+ * field path set to valid, invalid, zero, empty, null or absent values in new, old or both objects).
+ *
+ * DIFF_RUNS cases per release and family (default 10,000 mutated, 5,000 typed: DIFF_TYPE_RUNS; a million for long runs),
+ * DIFF_FAMILIES (mutated,typed), DIFF_SEED (default 20261126), RELEASE (comma-separated), DIFF_SHRINK
  * (groups shrunk, default 25), DIFF_OUT (a directory: every mismatch and the shrunk ones as JSON lines).
  * Differences that are known and explained are listed in test/conformance/known-differences.md; the suite fails on
  * any other.
@@ -25,8 +29,13 @@ import { PatchError } from "../conformance/json-patch.js";
 import { CONFORMANCE_DIR, RELEASES } from "../conformance/paths.js";
 import { duckbillAnswerer, expectFrom, ReferenceProcess } from "./answerers.js";
 import { buildCase, buildPools, planArb, smaller, type Case, type Plan } from "./cases.js";
+import { buildTypeCase, typeCorpus, typePlanArb, type TypePlan } from "./type-cases.js";
 
 const RUNS = Number(process.env.DIFF_RUNS ?? 10000);
+/** Type-model cases per release (test/differential/type-cases.ts): DIFF_TYPE_RUNS, else DIFF_RUNS, else 5,000. */
+const TYPE_RUNS = Number(process.env.DIFF_TYPE_RUNS ?? process.env.DIFF_RUNS ?? 5000);
+/** DIFF_FAMILIES: which case families run (comma-separated: mutated, typed; default both). */
+const FAMILIES = (process.env.DIFF_FAMILIES ?? "mutated,typed").split(",").map((s) => s.trim());
 const SEED = Number(process.env.DIFF_SEED ?? 20261126);
 const SHRINK_GROUPS = Number(process.env.DIFF_SHRINK ?? 25);
 const ONLY = process.env.RELEASE?.split(",").map((s) => s.trim());
@@ -211,10 +220,62 @@ interface Group {
   readonly summary: string;
 }
 
+/** Runs cases through both webhooks and reports (and fails on) the differences known-differences.md does not explain. */
+async function runCases(version: string, family: string, cases: readonly Case[], ref: ReferenceProcess, duck: (t: string) => Promise<Answer>): Promise<void> {
+  const known = readKnown(version);
+  const classify = (summaryText: string): string | undefined => known.find((k) => k.pattern.test(summaryText))?.id;
+  const knownCounts = new Map<string, Group>();
+  const unknown = new Map<string, Group>();
+  const skipped = { "knative-crashed": 0, "knative-bad-patch": 0, "knative-nondeterministic": 0 };
+  const started = performance.now();
+  for (let i = 0; i < cases.length; i += CHUNK) {
+    const chunk = cases.slice(i, i + CHUNK);
+    const outcomes = await Promise.all(chunk.map((c) => compare(c.line, ref, duck)));
+    outcomes.forEach((o, j) => {
+      if (o.skipped !== undefined) skipped[o.skipped]++;
+      if (o.reason === undefined || o.signature === undefined || o.summary === undefined) return;
+      const id = classify(o.summary);
+      const table = id === undefined ? unknown : knownCounts;
+      const key = id ?? o.signature;
+      const g = table.get(key);
+      if (g === undefined) table.set(key, { count: 1, first: chunk[j] as Case, index: i + j, summary: o.summary });
+      else g.count++;
+    });
+  }
+  const seconds = (performance.now() - started) / 1000;
+  const total = (m: Map<string, Group>): number => [...m.values()].reduce((n, g) => n + g.count, 0);
+  const report: string[] = [
+    `differential ${version} (${family}): ${cases.length} cases (seed ${SEED}) in ${seconds.toFixed(1)} s; not compared: Knative crashed on ` +
+      `${skipped["knative-crashed"]}, answered ${skipped["knative-bad-patch"]} with a patch that does not apply; ` +
+      `Duckbill gave one of Knative's answers where Knative varies: ${skipped["knative-nondeterministic"]}; ` +
+      `${total(knownCounts)} known differences (${knownCounts.size} kinds), ${total(unknown)} unknown in ${unknown.size} groups`,
+  ];
+  for (const [id, g] of [...knownCounts].sort((a, b) => b[1].count - a[1].count)) report.push(`  ${String(g.count).padStart(6)}  known ${id}  (e.g. case ${g.index}: ${g.summary.split("\n")[0]})`);
+  const shrunkLines: string[] = [];
+  let shrunk = 0;
+  for (const [sig, g] of [...unknown].sort((a, b) => b[1].count - a[1].count)) {
+    report.push(`  ${String(g.count).padStart(6)}  NEW   ${sig}`);
+    report.push(`          first: case ${g.index}, from ${g.first.base}: ${g.first.description.join("; ")}`);
+    if (shrunk++ >= SHRINK_GROUPS) continue;
+    const s = await shrink(g.first.line, (o) => o.signature === sig && o.summary !== undefined && classify(o.summary) === undefined, ref, duck);
+    const vectorLine = JSON.stringify({ ...s.line, name: `differential/${version}/${family}/${g.index}`, expect: s.outcome.expect });
+    shrunkLines.push(vectorLine);
+    report.push(`          shrunk: ${vectorLine.length > 3000 ? `${vectorLine.slice(0, 3000)}…` : vectorLine}`);
+    report.push(`          ${(s.outcome.summary ?? "").split("\n").slice(1).join("\n          ")}`);
+  }
+  console.log(report.join("\n"));
+  if (OUT !== undefined) {
+    mkdirSync(OUT, { recursive: true });
+    writeFileSync(join(OUT, `shrunk-${family}-${version}.jsonl`), shrunkLines.join("\n") + (shrunkLines.length > 0 ? "\n" : ""));
+    writeFileSync(join(OUT, `report-${family}-${version}.txt`), report.join("\n") + "\n");
+  }
+  expect([...unknown].map(([sig, g]) => `${g.count}× ${sig}`)).toEqual([]);
+}
+
 for (const release of RELEASES) {
   const version = release.version as KnativeRelease;
   const dir = release.dir;
-  describe.skipIf(ONLY !== undefined && !ONLY.includes(version))(`Duckbill and Knative ${version}'s own webhook, on ${RUNS} generated cases`, () => {
+  describe.skipIf(ONLY !== undefined && !ONLY.includes(version))(`Duckbill and Knative ${version}'s own webhook, on generated cases`, () => {
     let ref: ReferenceProcess;
     let duck: (t: string) => Promise<Answer>;
     let corpus: Vector[];
@@ -226,57 +287,18 @@ for (const release of RELEASES) {
     });
     afterAll(async () => ref?.close());
 
-    it("answers as Knative does, or as known-differences.md says", async () => {
+    it.skipIf(!FAMILIES.includes("mutated"))(`answers as Knative does on ${RUNS} cases mutated from its vectors, or as known-differences.md says`, async () => {
       const pools = buildPools(corpus);
-      const known = readKnown(version);
-      const classify = (summaryText: string): string | undefined => known.find((k) => k.pattern.test(summaryText))?.id;
       const plans: Plan[] = fc.sample(planArb(corpus.length), { seed: SEED, numRuns: RUNS });
-      const knownCounts = new Map<string, Group>();
-      const unknown = new Map<string, Group>();
-      const skipped = { "knative-crashed": 0, "knative-bad-patch": 0, "knative-nondeterministic": 0 };
-      const started = performance.now();
-      for (let i = 0; i < plans.length; i += CHUNK) {
-        const cases = plans.slice(i, i + CHUNK).map((p, j) => buildCase(corpus, pools, p, `differential/${version}/${SEED}/${i + j}`));
-        const outcomes = await Promise.all(cases.map((c) => compare(c.line, ref, duck)));
-        outcomes.forEach((o, j) => {
-          if (o.skipped !== undefined) skipped[o.skipped]++;
-          if (o.reason === undefined || o.signature === undefined || o.summary === undefined) return;
-          const id = classify(o.summary);
-          const table = id === undefined ? unknown : knownCounts;
-          const key = id ?? o.signature;
-          const g = table.get(key);
-          if (g === undefined) table.set(key, { count: 1, first: cases[j] as Case, index: i + j, summary: o.summary });
-          else g.count++;
-        });
-      }
-      const seconds = (performance.now() - started) / 1000;
-      const total = (m: Map<string, Group>): number => [...m.values()].reduce((n, g) => n + g.count, 0);
-      const report: string[] = [
-        `differential ${version}: ${RUNS} cases (seed ${SEED}) in ${seconds.toFixed(1)} s; not compared: Knative crashed on ` +
-          `${skipped["knative-crashed"]}, answered ${skipped["knative-bad-patch"]} with a patch that does not apply; ` +
-          `Duckbill gave one of Knative's answers where Knative varies: ${skipped["knative-nondeterministic"]}; ` +
-          `${total(knownCounts)} known differences (${knownCounts.size} kinds), ${total(unknown)} unknown in ${unknown.size} groups`,
-      ];
-      for (const [id, g] of [...knownCounts].sort((a, b) => b[1].count - a[1].count)) report.push(`  ${String(g.count).padStart(6)}  known ${id}  (e.g. case ${g.index}: ${g.summary.split("\n")[0]})`);
-      const shrunkLines: string[] = [];
-      let shrunk = 0;
-      for (const [sig, g] of [...unknown].sort((a, b) => b[1].count - a[1].count)) {
-        report.push(`  ${String(g.count).padStart(6)}  NEW   ${sig}`);
-        report.push(`          first: case ${g.index}, from ${g.first.base}: ${g.first.description.join("; ")}`);
-        if (shrunk++ >= SHRINK_GROUPS) continue;
-        const s = await shrink(g.first.line, (o) => o.signature === sig && o.summary !== undefined && classify(o.summary) === undefined, ref, duck);
-        const vectorLine = JSON.stringify({ ...s.line, name: `differential/${version}/${g.index}`, expect: s.outcome.expect });
-        shrunkLines.push(vectorLine);
-        report.push(`          shrunk: ${vectorLine.length > 3000 ? `${vectorLine.slice(0, 3000)}…` : vectorLine}`);
-        report.push(`          ${(s.outcome.summary ?? "").split("\n").slice(1).join("\n          ")}`);
-      }
-      console.log(report.join("\n"));
-      if (OUT !== undefined) {
-        mkdirSync(OUT, { recursive: true });
-        writeFileSync(join(OUT, `shrunk-${version}.jsonl`), shrunkLines.join("\n") + (shrunkLines.length > 0 ? "\n" : ""));
-        writeFileSync(join(OUT, `report-${version}.txt`), report.join("\n") + "\n");
-      }
-      expect([...unknown].map(([sig, g]) => `${g.count}× ${sig}`)).toEqual([]);
+      const cases = plans.map((p, i) => buildCase(corpus, pools, p, `differential/${version}/${SEED}/${i}`));
+      await runCases(version, "mutated", cases, ref, duck);
+    });
+
+    it.skipIf(!FAMILIES.includes("typed"))(`answers as Knative does on ${TYPE_RUNS} cases drawn from the Go type model, or as known-differences.md says`, async () => {
+      const typed = typeCorpus(corpus);
+      const plans: TypePlan[] = fc.sample(typePlanArb(typed.length), { seed: SEED, numRuns: TYPE_RUNS });
+      const cases = plans.map((p, i) => buildTypeCase(typed, p, `differential/${version}/typed/${SEED}/${i}`));
+      await runCases(version, "typed", cases, ref, duck);
     });
   });
 }
