@@ -13,7 +13,8 @@
  * field path set to valid, invalid, zero, empty, null or absent values in new, old or both objects).
  *
  * DIFF_RUNS cases per release and family (default 10,000 mutated, 5,000 typed: DIFF_TYPE_RUNS; a million for long runs),
- * DIFF_FAMILIES (mutated,typed), DIFF_SEED (default 20261126), RELEASE (comma-separated), DIFF_SHRINK
+ * DIFF_FAMILIES (mutated,typed), DIFF_VARIES (ask Knative that many more times about every case and list where its
+ * own answers differ: test/conformance/known-differences.md "Where Knative varies"), DIFF_SEED (default 20261126), RELEASE (comma-separated), DIFF_SHRINK
  * (groups shrunk, default 25), DIFF_OUT (a directory: every mismatch and the shrunk ones as JSON lines).
  * Differences that are known and explained are listed in test/conformance/known-differences.md; the suite fails on
  * any other.
@@ -42,6 +43,8 @@ const ONLY = process.env.RELEASE?.split(",").map((s) => s.trim());
 const OUT = process.env.DIFF_OUT;
 const CHUNK = 64;
 const SHRINK_ATTEMPTS = 1500;
+/** DIFF_VARIES=N: ask Knative N more times about every case and report where its own answers differ (Go's map order). */
+const VARIES = Number(process.env.DIFF_VARIES ?? 0);
 /** How many more times Knative is asked when Duckbill's answer differs from its first. */
 const KNATIVE_RETRIES = 6;
 
@@ -144,6 +147,20 @@ interface Outcome {
   readonly summary?: string;
 }
 
+/**
+ * The line as the referee should see it beside Knative's answer: the referee checks response.uid against request.uid
+ * as the vectors spell it; Go matches JSON keys without regard to case, so for `"Uid": "x"` Knative answers uid "x".
+ * Duckbill must answer Knative's uid.
+ */
+function judgedLine(line: Record<string, unknown>, exp: Vector["expect"]): Record<string, unknown> {
+  const knativeUid = (exp?.response as { uid?: unknown } | undefined)?.uid;
+  const request = (line.review as { request?: Record<string, unknown> } | undefined)?.request;
+  if (typeof knativeUid === "string" && request !== null && typeof request === "object" && request.uid !== knativeUid) {
+    return { ...line, review: { ...(line.review as object), request: { ...request, uid: knativeUid } } };
+  }
+  return line;
+}
+
 async function compare(line: Record<string, unknown>, ref: ReferenceProcess, duck: (t: string) => Promise<Answer>): Promise<Outcome> {
   const text = JSON.stringify(line);
   const [k, d] = await Promise.all([ref.ask(text), duck(text)]);
@@ -155,14 +172,7 @@ async function compare(line: Record<string, unknown>, ref: ReferenceProcess, duc
     throw e;
   }
   if (exp === undefined) return { reason: undefined, skipped: "knative-crashed" };
-  // The referee checks response.uid against request.uid as the vectors spell it; Go matches JSON keys without regard
-  // to case, so for `"Uid": "x"` Knative answers uid "x". Duckbill must answer Knative's uid.
-  const knativeUid = (exp.response as { uid?: unknown } | undefined)?.uid;
-  let judged = line;
-  const request = (line.review as { request?: Record<string, unknown> } | undefined)?.request;
-  if (typeof knativeUid === "string" && request !== null && typeof request === "object" && request.uid !== knativeUid) {
-    judged = { ...line, review: { ...(line.review as object), request: { ...request, uid: knativeUid } } };
-  }
+  const judged = judgedLine(line, exp);
   const reason = judge({ ...(judged as unknown as Vector), expect: exp }, d);
   if (reason === undefined) return { reason, expect: exp, duckbill: d };
   // Knative answers some inputs nondeterministically: with two invalid entries in config-logging or config-domain it
@@ -180,6 +190,28 @@ async function compare(line: Record<string, unknown>, ref: ReferenceProcess, duc
   }
   const sig = signature(line, reason, exp);
   return { reason, expect: exp, duckbill: d, signature: sig, summary: summary(sig, reason, exp, d, line) };
+}
+
+/**
+ * Whether Knative answers a case in more than one way (DIFF_VARIES more asks, each judged against the first as
+ * Duckbill's answer would be): the signature of the first differing answer, or undefined.
+ */
+async function knativeVaries(line: Record<string, unknown>, ref: ReferenceProcess): Promise<string | undefined> {
+  const text = JSON.stringify(line);
+  const first = await ref.ask(text);
+  let exp: Vector["expect"] | undefined;
+  try {
+    exp = expectFrom(line, first);
+  } catch {
+    return undefined;
+  }
+  if (exp === undefined) return undefined;
+  for (let i = 0; i < VARIES; i++) {
+    const again = await ref.ask(text);
+    const reason = judge({ ...(judgedLine(line, exp) as unknown as Vector), expect: exp }, again);
+    if (reason !== undefined) return signature(line, reason, exp);
+  }
+  return undefined;
 }
 
 /** Greedy shrinking: drop configs entries and review members while the mismatch keeps its signature and stays unknown. */
@@ -227,9 +259,19 @@ async function runCases(version: string, family: string, cases: readonly Case[],
   const knownCounts = new Map<string, Group>();
   const unknown = new Map<string, Group>();
   const skipped = { "knative-crashed": 0, "knative-bad-patch": 0, "knative-nondeterministic": 0 };
+  const varies = new Map<string, Group>();
   const started = performance.now();
   for (let i = 0; i < cases.length; i += CHUNK) {
     const chunk = cases.slice(i, i + CHUNK);
+    if (VARIES > 0) {
+      const found = await Promise.all(chunk.map((c) => knativeVaries(c.line, ref)));
+      found.forEach((sig, j) => {
+        if (sig === undefined) return;
+        const g = varies.get(sig);
+        if (g === undefined) varies.set(sig, { count: 1, first: chunk[j] as Case, index: i + j, summary: sig });
+        else g.count++;
+      });
+    }
     const outcomes = await Promise.all(chunk.map((c) => compare(c.line, ref, duck)));
     outcomes.forEach((o, j) => {
       if (o.skipped !== undefined) skipped[o.skipped]++;
@@ -250,6 +292,11 @@ async function runCases(version: string, family: string, cases: readonly Case[],
       `Duckbill gave one of Knative's answers where Knative varies: ${skipped["knative-nondeterministic"]}; ` +
       `${total(knownCounts)} known differences (${knownCounts.size} kinds), ${total(unknown)} unknown in ${unknown.size} groups`,
   ];
+  if (VARIES > 0) report.push(`  Knative's own answers varied (${VARIES + 1} asks) on ${total(varies)} cases in ${varies.size} groups`);
+  for (const [sig, g] of [...varies].sort((a, b) => b[1].count - a[1].count)) {
+    report.push(`  ${String(g.count).padStart(6)}  VARIES ${sig}`);
+    report.push(`          e.g. case ${g.index}: ${JSON.stringify({ ...g.first.line, name: undefined }).slice(0, 1500)}`);
+  }
   for (const [id, g] of [...knownCounts].sort((a, b) => b[1].count - a[1].count)) report.push(`  ${String(g.count).padStart(6)}  known ${id}  (e.g. case ${g.index}: ${g.summary.split("\n")[0]})`);
   const shrunkLines: string[] = [];
   let shrunk = 0;
