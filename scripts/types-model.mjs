@@ -72,6 +72,17 @@ export function mergeModels(raw) {
       named.set(name, m.named[name]);
     }
   }
+  // Go field names that are not the JSON name upper-cased, per struct (the same in every release that has the field).
+  const goNames = {};
+  for (const m of models) {
+    for (const name of Object.keys(m.goNames ?? {}).sort()) {
+      for (const [json, go] of Object.entries(m.goNames[name])) {
+        const prev = goNames[name]?.[json];
+        if (prev !== undefined && prev !== go) throw new Error(`types-model: ${name}.${json} is Go field ${prev} in one release and ${go} in ${m.release}`);
+        (goNames[name] ??= {})[json] = go;
+      }
+    }
+  }
   const absent = {};
   const omitZero = {};
   const modules = {};
@@ -92,7 +103,7 @@ export function mergeModels(raw) {
     absent[m.release] = lacks;
     omitZero[m.release] = zero;
   }
-  return { structs, named, absent, omitZero, modules };
+  return { structs, named, absent, omitZero, modules, goNames };
 }
 
 const q = (s) => JSON.stringify(s);
@@ -105,7 +116,7 @@ function recordOfLists(rec, indent) {
 
 /** src/apis/go-types.generated.ts for the three raw files' texts, keyed by release. */
 export function renderModel(raw) {
-  const { structs, named, absent, omitZero, modules } = mergeModels(raw);
+  const { structs, named, absent, omitZero, modules, goNames } = mergeModels(raw);
   const hash = createHash("sha256");
   for (const r of RELEASE_NAMES) hash.update(`${r}\n${raw[r]}`);
   const out = [];
@@ -142,6 +153,14 @@ export function renderModel(raw) {
   out.push("");
   out.push("export const goNamedTypes: NamedTypeTable = {");
   for (const name of [...named.keys()].sort()) out.push(`  ${q(name)}: ${q(named.get(name))},`);
+  out.push("};");
+  out.push("");
+  out.push("/** Per struct: JSON name → Go field name, where the Go name is not the JSON name with its first letter upper-cased. */");
+  out.push("export const goFieldNames: Readonly<Record<string, Readonly<Record<string, string>>>> = {");
+  for (const name of Object.keys(goNames).sort()) {
+    const entries = Object.keys(goNames[name]).sort().map((json) => `${q(json)}: ${q(goNames[name][json])}`);
+    out.push(`  ${q(name)}: { ${entries.join(", ")} },`);
+  }
   out.push("};");
   out.push("");
   out.push("/** Per release, per struct: the JSON names of goStructs fields that release's Go types do not have. */");

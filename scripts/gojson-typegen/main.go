@@ -68,12 +68,16 @@ var (
 type model struct {
 	Structs [][2]any          `json:"structs"` // [name, fields] in discovery order
 	Named   map[string]string `json:"named"`
+	// Per struct, JSON name → Go field name where the Go name is not the JSON name with its first letter
+	// upper-cased (TTY, HTTPGet, ObjectMeta): go-cmp's paths in kmp.ShortDiff print Go names.
+	GoNames map[string]map[string]string `json:"goNames"`
 }
 
 type gen struct {
 	order     []string
 	structDef map[string][]string
 	named     map[string]string
+	goNames   map[string]map[string]string
 	queue     []reflect.Type
 	seen      map[reflect.Type]bool
 }
@@ -169,6 +173,13 @@ func (g *gen) structFields(t reflect.Type) []string {
 		if name == "" {
 			name = f.Name
 		}
+		if f.Name != strings.ToUpper(name[:1])+name[1:] {
+			n := g.name(t)
+			if g.goNames[n] == nil {
+				g.goNames[n] = map[string]string{}
+			}
+			g.goNames[n][name] = f.Name
+		}
 		s := name + " " + g.expr(f.Type)
 		for _, o := range opts {
 			s += " " + o
@@ -179,7 +190,7 @@ func (g *gen) structFields(t reflect.Type) []string {
 }
 
 func main() {
-	g := &gen{structDef: map[string][]string{}, named: map[string]string{}, seen: map[reflect.Type]bool{}}
+	g := &gen{structDef: map[string][]string{}, named: map[string]string{}, goNames: map[string]map[string]string{}, seen: map[reflect.Type]bool{}}
 	// The roots: what Knative's webhooks decode (knative.dev/serving cmd/webhook/main.go: the `types` map, the
 	// ConfigMaps of /config-validation, the AdmissionReview of knative.dev/pkg webhook/admission.go) and the
 	// Kubernetes types Duckbill's rules read.
@@ -211,7 +222,7 @@ func main() {
 		g.order = append(g.order, n)
 		g.structDef[n] = g.structFields(t)
 	}
-	m := model{Named: g.named}
+	m := model{Named: g.named, GoNames: g.goNames}
 	for _, n := range g.order {
 		m.Structs = append(m.Structs, [2]any{n, g.structDef[n]})
 	}

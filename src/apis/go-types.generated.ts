@@ -14,7 +14,7 @@ import type { NamedTypeTable, StructTable } from "../go/encoding/json/types.js";
 export type GoTypeModelRelease = "1.17" | "1.23" | "1.24";
 
 /** sha256 of the three reflected models (reference/typegen/knative-<release>.json, newest first). */
-export const goTypeModelSha256 = "fa8a4584e6c22dd046cae86eb3b0b8cd70152366b1912153ed37a490b61b8d9e";
+export const goTypeModelSha256 = "8f2ea5cc29a916a97dd5c9c531487f3982003d3d24c26b2f0c6653e7f7111c58";
 
 /** The module versions each release's model was reflected from (`go list -m` in its reference module). */
 export const goTypeModelModules: Readonly<Record<GoTypeModelRelease, readonly string[]>> = {
@@ -1189,6 +1189,76 @@ export const goNamedTypes: NamedTypeTable = {
   "networking.ServerlessServiceOperationMode": "string",
   "time.Duration": "int64",
   "types.UID": "string",
+};
+
+/** Per struct: JSON name → Go field name, where the Go name is not the JSON name with its first letter upper-cased. */
+export const goFieldNames: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+  "admission.AdmissionRequest": { "uid": "UID" },
+  "admission.AdmissionResponse": { "status": "Result", "uid": "UID" },
+  "authentication.UserInfo": { "uid": "UID" },
+  "autoscaling.Metric": { "metadata": "ObjectMeta" },
+  "autoscaling.PodAutoscaler": { "metadata": "ObjectMeta" },
+  "core.AWSElasticBlockStoreVolumeSource": { "fsType": "FSType" },
+  "core.AzureDiskVolumeSource": { "diskURI": "DataDiskURI", "fsType": "FSType" },
+  "core.CSIVolumeSource": { "fsType": "FSType" },
+  "core.CinderVolumeSource": { "fsType": "FSType" },
+  "core.ConfigMap": { "metadata": "ObjectMeta" },
+  "core.Container": { "tty": "TTY" },
+  "core.EphemeralContainerCommon": { "tty": "TTY" },
+  "core.FCVolumeSource": { "fsType": "FSType", "wwids": "WWIDs" },
+  "core.FlexVolumeSource": { "fsType": "FSType" },
+  "core.GCEPersistentDiskVolumeSource": { "fsType": "FSType", "pdName": "PDName" },
+  "core.GlusterfsVolumeSource": { "endpoints": "EndpointsName" },
+  "core.HTTPGetAction": { "httpHeaders": "HTTPHeaders" },
+  "core.HostAlias": { "ip": "IP" },
+  "core.ISCSIVolumeSource": { "chapAuthDiscovery": "DiscoveryCHAPAuth", "chapAuthSession": "SessionCHAPAuth", "fsType": "FSType", "iqn": "IQN", "iscsiInterface": "ISCSIInterface" },
+  "core.LifecycleHandler": { "httpGet": "HTTPGet", "tcpSocket": "TCPSocket" },
+  "core.ObjectFieldSelector": { "apiVersion": "APIVersion" },
+  "core.ObjectReference": { "apiVersion": "APIVersion", "uid": "UID" },
+  "core.PersistentVolumeClaimTemplate": { "metadata": "ObjectMeta" },
+  "core.PhotonPersistentDiskVolumeSource": { "fsType": "FSType" },
+  "core.PodSecurityContext": { "fsGroup": "FSGroup", "fsGroupChangePolicy": "FSGroupChangePolicy", "seLinuxChangePolicy": "SELinuxChangePolicy", "seLinuxOptions": "SELinuxOptions" },
+  "core.PodSpec": { "dnsConfig": "DNSConfig", "dnsPolicy": "DNSPolicy", "os": "OS", "serviceAccount": "DeprecatedServiceAccount" },
+  "core.PortworxVolumeSource": { "fsType": "FSType" },
+  "core.ProbeHandler": { "grpc": "GRPC", "httpGet": "HTTPGet", "tcpSocket": "TCPSocket" },
+  "core.RBDVolumeSource": { "fsType": "FSType", "image": "RBDImage", "monitors": "CephMonitors", "pool": "RBDPool", "user": "RadosUser" },
+  "core.ScaleIOVolumeSource": { "fsType": "FSType", "sslEnabled": "SSLEnabled" },
+  "core.SecurityContext": { "seLinuxOptions": "SELinuxOptions" },
+  "core.StorageOSVolumeSource": { "fsType": "FSType" },
+  "core.TypedLocalObjectReference": { "apiGroup": "APIGroup" },
+  "core.TypedObjectReference": { "apiGroup": "APIGroup" },
+  "core.VolumeSource": { "awsElasticBlockStore": "AWSElasticBlockStore", "cephfs": "CephFS", "csi": "CSI", "fc": "FC", "gcePersistentDisk": "GCEPersistentDisk", "iscsi": "ISCSI", "nfs": "NFS", "rbd": "RBD", "storageos": "StorageOS" },
+  "core.VsphereVirtualDiskVolumeSource": { "fsType": "FSType" },
+  "core.WindowsSecurityContextOptions": { "gmsaCredentialSpec": "GMSACredentialSpec", "gmsaCredentialSpecName": "GMSACredentialSpecName" },
+  "duck.Addressable": { "url": "URL" },
+  "duck.KReference": { "apiVersion": "APIVersion" },
+  "meta.ManagedFieldsEntry": { "apiVersion": "APIVersion" },
+  "meta.ObjectMeta": { "uid": "UID" },
+  "meta.OwnerReference": { "apiVersion": "APIVersion", "uid": "UID" },
+  "meta.Status": { "metadata": "ListMeta" },
+  "meta.StatusCause": { "reason": "Type" },
+  "meta.StatusDetails": { "uid": "UID" },
+  "meta.TypeMeta": { "apiVersion": "APIVersion" },
+  "networking.Certificate": { "metadata": "ObjectMeta" },
+  "networking.CertificateSpec": { "dnsNames": "DNSNames" },
+  "networking.CertificateStatus": { "http01Challenges": "HTTP01Challenges" },
+  "networking.HTTP01Challenge": { "url": "URL" },
+  "networking.Ingress": { "metadata": "ObjectMeta" },
+  "networking.IngressRule": { "http": "HTTP" },
+  "networking.IngressSpec": { "httpOption": "HTTPOption", "tls": "TLS" },
+  "networking.LoadBalancerIngressStatus": { "ip": "IP" },
+  "networking.ServerlessService": { "metadata": "ObjectMeta" },
+  "serving.Configuration": { "metadata": "ObjectMeta" },
+  "serving.Revision": { "metadata": "ObjectMeta" },
+  "serving.RevisionStatus": { "logUrl": "LogURL" },
+  "serving.RevisionTemplateSpec": { "metadata": "ObjectMeta" },
+  "serving.Route": { "metadata": "ObjectMeta" },
+  "serving.RouteStatusFields": { "url": "URL" },
+  "serving.Service": { "metadata": "ObjectMeta" },
+  "serving.TrafficTarget": { "url": "URL" },
+  "servingv1beta1.DomainMapping": { "metadata": "ObjectMeta" },
+  "servingv1beta1.DomainMappingSpec": { "tls": "TLS" },
+  "servingv1beta1.DomainMappingStatus": { "url": "URL" },
 };
 
 /** Per release, per struct: the JSON names of goStructs fields that release's Go types do not have. */

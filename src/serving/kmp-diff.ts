@@ -20,6 +20,7 @@ import type { GoField, GoType, StructType } from "../go/encoding/json/types.js";
 import { stringifyJson } from "../go/encoding/json/json-bigint.js";
 import { emptyNotNilFields } from "../go/encoding/json/index.js";
 import { goTypeOf, kubernetesStructNames } from "../apis/knative-types.js";
+import { goFieldNames } from "../apis/go-types.generated.js";
 import { jsonEqual } from "../duck/json-equal.js";
 import { compareQuantities, formatQuantity, parseQuantity, type Quantity } from "../go/apimachinery/quantity.js";
 
@@ -521,51 +522,6 @@ const EMBEDDABLE: ReadonlyArray<readonly [table: string, goName: string]> = [
   ["meta.TypeMeta", "TypeMeta"],
 ];
 
-/** JSON names whose Go field name is not the JSON name with its first letter upper-cased. */
-const GO_FIELD_NAMES: Readonly<Record<string, string>> = {
-  uid: "UID",
-  apiVersion: "APIVersion",
-  dnsPolicy: "DNSPolicy",
-  dnsConfig: "DNSConfig",
-  hostIPC: "HostIPC",
-  hostPID: "HostPID",
-  hostIP: "HostIP",
-  ip: "IP",
-  tty: "TTY",
-  httpGet: "HTTPGet",
-  tcpSocket: "TCPSocket",
-  grpc: "GRPC",
-  httpHeaders: "HTTPHeaders",
-  seLinuxOptions: "SELinuxOptions",
-  seLinuxChangePolicy: "SELinuxChangePolicy",
-  fsGroup: "FSGroup",
-  fsGroupChangePolicy: "FSGroupChangePolicy",
-  fsType: "FSType",
-  csi: "CSI",
-  iscsi: "ISCSI",
-  iscsiInterface: "ISCSIInterface",
-  iqn: "IQN",
-  nfs: "NFS",
-  rbd: "RBD",
-  fc: "FC",
-  cephfs: "CephFS",
-  storageos: "StorageOS",
-  awsElasticBlockStore: "AWSElasticBlockStore",
-  gcePersistentDisk: "GCEPersistentDisk",
-  gmsaCredentialSpecName: "GMSACredentialSpecName",
-  gmsaCredentialSpec: "GMSACredentialSpec",
-  volumeID: "VolumeID",
-  pdName: "PDName",
-  targetWWNs: "TargetWWNs",
-  wwids: "WWIDs",
-  chapAuthDiscovery: "DiscoveryCHAPAuth",
-  chapAuthSession: "SessionCHAPAuth",
-  sslEnabled: "SSLEnabled",
-  diskURI: "DataDiskURI",
-  endpoints: "EndpointsName",
-  datasetUUID: "DatasetUUID",
-};
-
 const layouts = new WeakMap<StructType, readonly LayoutEntry[]>();
 let embeddable: ReadonlyArray<readonly [StructType, string]> | undefined;
 let kubernetesTypes: ReadonlySet<GoType> | undefined;
@@ -584,17 +540,18 @@ function layoutOf(t: StructType): readonly LayoutEntry[] {
       continue;
     }
     current = undefined;
-    entries.push({ goName: goFieldName(field), field, embedded: undefined });
+    entries.push({ goName: goFieldName(t, field), field, embedded: undefined });
   }
   layouts.set(t, entries);
   return entries;
 }
 
-function goFieldName(field: GoField): string {
-  if (field.type.kind === "struct" && field.type.name === "v1.ObjectMeta") return "ObjectMeta";
-  const special = GO_FIELD_NAMES[field.name];
-  if (special !== undefined) return special;
-  return field.name.charAt(0).toUpperCase() + field.name.slice(1);
+let irregularNames: WeakMap<StructType, Readonly<Record<string, string>>> | undefined;
+
+/** The Go name of a struct's own field: the generated model's where it is not the JSON name upper-cased (TTY, HTTPGet). */
+function goFieldName(t: StructType, field: GoField): string {
+  irregularNames ??= new WeakMap(Object.entries(goFieldNames).map(([table, names]) => [goTypeOf(table) as StructType, names] as const));
+  return irregularNames.get(t)?.[field.name] ?? field.name.charAt(0).toUpperCase() + field.name.slice(1);
 }
 
 /** Types from k8s.io/api and apimachinery (they carry generated String() methods). */
