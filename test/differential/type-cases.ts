@@ -234,7 +234,7 @@ export interface TypePlan {
 
 export function typePlanArb(corpusSize: number): fc.Arbitrary<TypePlan> {
   return fc.record({
-    base: fc.nat(corpusSize - 1),
+    base: fc.nat(Math.max(corpusSize, 1) * 16 - 1),
     path: fc.nat(1_000_000),
     newClass: fc.nat(VALUE_CLASSES.length - 1),
     oldClass: fc.nat(VALUE_CLASSES.length - 1),
@@ -265,9 +265,28 @@ function describePath(path: readonly Segment[]): string {
   return path.map((s) => (typeof s === "number" ? `[${s}]` : `.${s}`)).join("") || ".";
 }
 
+const byKind = new WeakMap<readonly Vector[], readonly (readonly Vector[])[]>();
+
+/** The corpus grouped by kind, so that every kind is drawn as often (Services are most of the vectors). */
+function kindGroups(corpus: readonly Vector[]): readonly (readonly Vector[])[] {
+  let groups = byKind.get(corpus);
+  if (groups === undefined) {
+    const m = new Map<StructType, Vector[]>();
+    for (const v of corpus) {
+      const t = typeOfKind(((v.review as JsonObject).request as JsonObject).kind as { group?: string; version?: string; kind?: string }) as StructType;
+      m.set(t, [...(m.get(t) ?? []), v]);
+    }
+    groups = [...m.values()];
+    byKind.set(corpus, groups);
+  }
+  return groups;
+}
+
 /** The case a type plan stands for. */
 export function buildTypeCase(corpus: readonly Vector[], plan: TypePlan, name: string): Case {
-  const vector = corpus[plan.base % corpus.length] as Vector;
+  const groups = kindGroups(corpus);
+  const group = groups[plan.base % groups.length] as readonly Vector[];
+  const vector = group[Math.floor(plan.base / groups.length) % group.length] as Vector;
   const review = JSON.parse(JSON.stringify(vector.review)) as JsonObject;
   const request = review.request as JsonObject;
   const root = typeOfKind(request.kind as { group?: string; version?: string; kind?: string }) as StructType;
