@@ -1,3 +1,4 @@
+import { omitZeroFields } from "../apis/go-types.generated.js";
 import { goTypeOf } from "../apis/knative-types.js";
 import type { KnativeProfile } from "../config/profile.js";
 import type { DecodeOptions } from "../go/encoding/json/index.js";
@@ -8,22 +9,29 @@ const optionsByProfile = new WeakMap<KnativeProfile, DecodeOptions>();
 /**
  * How the release's webhook binary decodes JSON into Go types: its Go toolchain's decode-error field paths
  * (profile.toolchain.jsonEmbeddedFieldNames) and its k8s.io/api's fields (profile.unknownK8sFields hidden from the
- * type tables, which hold the union of the releases; shared by every struct that embeds them). Built once a profile.
+ * type tables, which hold the union of the releases; shared by every struct that embeds them), and the fields its
+ * Go types tag `omitzero` (the generated model's omitZeroFields). Built once a profile.
  */
 export function decodeOptionsOf(profile: KnativeProfile): DecodeOptions {
   let options = optionsByProfile.get(profile);
   if (options === undefined) {
-    const hidden = new Set<GoField>();
-    for (const [expr, fields] of Object.entries(profile.unknownK8sFields)) {
-      const t = goTypeOf(expr);
-      if (t.kind !== "struct") continue;
-      for (const name of fields) {
-        const f = t.exact.get(name);
-        if (f !== undefined) hidden.add(f);
-      }
-    }
-    options = Object.freeze({ embeddedFieldNames: profile.toolchain.jsonEmbeddedFieldNames, hiddenFields: hidden });
+    const hidden = fieldsOf(profile.unknownK8sFields);
+    options = Object.freeze({ embeddedFieldNames: profile.toolchain.jsonEmbeddedFieldNames, hiddenFields: hidden, omitZeroFields: fieldsOf(omitZeroFields[profile.version]) });
     optionsByProfile.set(profile, options);
   }
   return options;
+}
+
+/** The table fields named by `{type expression: [JSON names]}`. */
+function fieldsOf(byType: Readonly<Record<string, readonly string[]>>): Set<GoField> {
+  const out = new Set<GoField>();
+  for (const [expr, fields] of Object.entries(byType)) {
+    const t = goTypeOf(expr);
+    if (t.kind !== "struct") continue;
+    for (const name of fields) {
+      const f = t.exact.get(name);
+      if (f !== undefined) out.add(f);
+    }
+  }
+  return out;
 }

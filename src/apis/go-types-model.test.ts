@@ -3,7 +3,9 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { GENERATED_TS, RELEASE_NAMES, REPO, rawPath, renderModel } from "../../scripts/types-model.mjs";
 import { PROFILES } from "../config/profile.js";
-import { absentFields, goStructs, goTypeModelModules } from "./go-types.generated.js";
+import { decodeOptionsOf } from "../admission/decode-options.js";
+import { decodeGo } from "../go/encoding/json/index.js";
+import { absentFields, goStructs, goTypeModelModules, omitZeroFields } from "./go-types.generated.js";
 import { goTypeOf } from "./knative-types.js";
 
 const raw = Object.fromEntries(RELEASE_NAMES.map((r) => [r, readFileSync(rawPath(r), "utf8")]));
@@ -42,6 +44,22 @@ describe("the generated Go type model (npm run types:generate)", () => {
     expect(absentFields["1.17"]["core.VolumeProjection"]).toContain("podCertificate");
     expect(absentFields["1.23"]["core.VolumeProjection"]).toBeUndefined();
     expect(absentFields["1.24"]["core.EphemeralContainerCommon"]).toBeUndefined();
+  });
+
+  it("applies omitzero per release: 1.23 and 1.24 (apimachinery v0.35+) leave out a zero creationTimestamp, 1.17 writes null", () => {
+    const service = { metadata: { name: "a" }, spec: { template: { spec: { containers: [{ image: "i" }] } } } };
+    const decoded = (release: "1.17" | "1.23" | "1.24") => {
+      const r = decodeGo(goTypeOf("serving.Service"), service, decodeOptionsOf(PROFILES[release]));
+      if (!r.ok) throw new Error(r.error);
+      return r.value as { metadata: Record<string, unknown>; spec: { template: { metadata: Record<string, unknown> } } };
+    };
+    expect(decoded("1.17").metadata).toHaveProperty("creationTimestamp", null);
+    expect(decoded("1.17").spec.template.metadata).toEqual({ creationTimestamp: null });
+    for (const release of ["1.23", "1.24"] as const) {
+      expect(decoded(release).metadata).not.toHaveProperty("creationTimestamp");
+      expect(decoded(release).spec.template.metadata).toEqual({});
+    }
+    expect(omitZeroFields["1.24"]).toEqual({ "meta.ObjectMeta": ["creationTimestamp"] });
   });
 
   // Opt-in (needs Go and the module proxy or a warm module cache): re-run the reflection and diff.
