@@ -13,7 +13,8 @@
  * field path set to valid, invalid, zero, empty, null or absent values in new, old or both objects).
  *
  * DIFF_RUNS cases per release and family (default 10,000 mutated, 5,000 typed: DIFF_TYPE_RUNS; a million for long runs),
- * DIFF_FAMILIES (mutated,typed), DIFF_VARIES (ask Knative that many more times about every case and list where its
+ * DIFF_FAMILIES (mutated,typed), DIFF_EXACT=1 (patched objects compared as they are, nulls and empties included),
+ * DIFF_VARIES (ask Knative that many more times about every case and list where its
  * own answers differ: test/conformance/known-differences.md "Where Knative varies"), DIFF_SEED (default 20261126), RELEASE (comma-separated), DIFF_SHRINK
  * (groups shrunk, default 25), DIFF_OUT (a directory: every mismatch and the shrunk ones as JSON lines).
  * Differences that are known and explained are listed in test/conformance/known-differences.md; the suite fails on
@@ -25,8 +26,8 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ensureBuilt, type KnativeRelease } from "../../scripts/reference-build.mjs";
 import { PROFILES } from "../../src/config/profile.js";
-import { judge, type Answer, type Vector } from "../conformance/compare.js";
-import { PatchError } from "../conformance/json-patch.js";
+import { decodePatch, firstDiff, judge, type Answer, type Vector } from "../conformance/compare.js";
+import { applyPatch, PatchError } from "../conformance/json-patch.js";
 import { CONFORMANCE_DIR, RELEASES } from "../conformance/paths.js";
 import { duckbillAnswerer, expectFrom, ReferenceProcess } from "./answerers.js";
 import { buildCase, buildPools, planArb, smaller, type Case, type Plan } from "./cases.js";
@@ -45,6 +46,11 @@ const CHUNK = 64;
 const SHRINK_ATTEMPTS = 1500;
 /** DIFF_VARIES=N: ask Knative N more times about every case and report where its own answers differ (Go's map order). */
 const VARIES = Number(process.env.DIFF_VARIES ?? 0);
+/**
+ * DIFF_EXACT=1: also compare the patched objects of answers both allow as they are; the referee drops null and empty
+ * members before comparing (compare.py normalize), which hides e.g. a `"creationTimestamp": null` Knative never writes.
+ */
+const EXACT = process.env.DIFF_EXACT === "1";
 /** How many more times Knative is asked when Duckbill's answer differs from its first. */
 const KNATIVE_RETRIES = 6;
 
@@ -127,7 +133,7 @@ export function signature(line: Record<string, unknown>, reason: string, exp?: V
   if (status !== null) return `${path} httpStatus ${status[1]}, want ${status[2]}: ${knativeSaid(exp)}`;
   if (reason.startsWith("allowed, want denied")) return `${path} allowed, want denied: ${knativeSaid(exp)}`;
   if (reason.startsWith("denied (")) return `${path} denied, want allowed: ${blur(reason.slice(8, 118))}`;
-  const at = /^(patched object differs at|unexpected patch changes the object at) (\S+?):/.exec(reason);
+  const at = /^(patched object differs at|exact patched object differs at|unexpected patch changes the object at) (\S+?):/.exec(reason);
   if (at !== null) return `${path} ${at[1]} ${(at[2] as string).replace(/\/\d+/g, "/N")}`;
   const m = /^([a-zA-Z.]+) ('(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"|\[.*\]|\S+), want ('(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"|\[.*\]|.+)$/s.exec(reason);
   if (m !== null) return `${path} ${m[1] as string}: ${where(m[2] as string, m[3] as string)}`;
@@ -145,6 +151,23 @@ interface Outcome {
   /** The mismatch's group and the text known-differences.md's patterns are matched against. */
   readonly signature?: string;
   readonly summary?: string;
+}
+
+/** DIFF_EXACT: where the patched objects of two allowing answers differ, members compared as they are. */
+function exactReason(line: Record<string, unknown>, knative: Answer, duckbill: Answer): string | undefined {
+  const response = (a: Answer): Record<string, unknown> | undefined => (a.review as { response?: Record<string, unknown> } | undefined)?.response;
+  const rk = response(knative);
+  const rd = response(duckbill);
+  if (rk?.allowed !== true || rd?.allowed !== true) return undefined;
+  const object = (line.review as { request?: { object?: unknown } } | undefined)?.request?.object;
+  try {
+    const want = applyPatch(object, decodePatch(rk) ?? []);
+    const got = applyPatch(object, decodePatch(rd) ?? []);
+    const d = firstDiff(got, want);
+    return d === undefined ? undefined : `exact patched object differs at ${d}`;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -173,7 +196,7 @@ async function compare(line: Record<string, unknown>, ref: ReferenceProcess, duc
   }
   if (exp === undefined) return { reason: undefined, skipped: "knative-crashed" };
   const judged = judgedLine(line, exp);
-  const reason = judge({ ...(judged as unknown as Vector), expect: exp }, d);
+  const reason = judge({ ...(judged as unknown as Vector), expect: exp }, d) ?? (EXACT ? exactReason(line, k, d) : undefined);
   if (reason === undefined) return { reason, expect: exp, duckbill: d };
   // Knative answers some inputs nondeterministically: with two invalid entries in config-logging or config-domain it
   // reports whichever Go's randomised map order meets first. Ask again; one of its answers is as good as another.
@@ -186,7 +209,9 @@ async function compare(line: Record<string, unknown>, ref: ReferenceProcess, duc
     } catch {
       continue;
     }
-    if (exp2 !== undefined && judge({ ...(judged as unknown as Vector), expect: exp2 }, d) === undefined) return { reason: undefined, skipped: "knative-nondeterministic" };
+    if (exp2 !== undefined && judge({ ...(judged as unknown as Vector), expect: exp2 }, d) === undefined && (!EXACT || exactReason(line, again, d) === undefined)) {
+      return { reason: undefined, skipped: "knative-nondeterministic" };
+    }
   }
   const sig = signature(line, reason, exp);
   return { reason, expect: exp, duckbill: d, signature: sig, summary: summary(sig, reason, exp, d, line) };
