@@ -1,8 +1,8 @@
 /**
  * Differential cases generated from the Go type model (src/apis/go-types.generated.ts through knativeTypes), not
  * mutated from vectors: every field path of every struct a kind reaches (slices at element 0, maps at key "k",
- * pointers through) set to a valid value, a wrongly typed one, its Go zero value, empty ({}, [], ""), null, or left
- * absent, in the new object, the old object of an UPDATE, or both (each its own class). The base objects are the
+ * pointers through) set to a valid value, a wrongly typed one, a well-typed odd one (bad names, negative or
+ * overflowing numbers), its Go zero value, empty ({}, [], ""), null, or left absent, in the new object, the old object of an UPDATE, or both (each its own class). The base objects are the
  * release's vectors' objects, so everything else about a case is valid. Absent, null and empty containers in old
  * versus new objects of UPDATEs (go-cmp's and equality.Semantic's nil-versus-empty rules) are the point.
  */
@@ -80,7 +80,7 @@ export function containerPaths(root: StructType): readonly TypedPath[] {
 }
 
 /** The value classes a field is set to; `absent` deletes it. */
-export const VALUE_CLASSES = ["valid", "invalid", "zero", "empty", "null", "absent"] as const;
+export const VALUE_CLASSES = ["valid", "invalid", "zero", "empty", "null", "absent", "odd"] as const;
 export type ValueClass = (typeof VALUE_CLASSES)[number];
 
 function deref(t: GoType): GoType {
@@ -120,6 +120,38 @@ function validValue(t: GoType, depth = 0): Json {
       return {};
     case "any":
       return "a";
+  }
+}
+
+/** Well-typed values that Kubernetes' and Knative's rules tend to refuse: bad names, negative and 32-bit-overflowing numbers. */
+function oddValue(t: GoType, depth = 0): Json {
+  switch (t.kind) {
+    case "string":
+      return "-Bad_Name.";
+    case "int":
+      return t.min < 0 ? -1 : 4294967296 < t.limit ? 2147483648 : 0;
+    case "float":
+      return -0.5;
+    case "ptr":
+      return oddValue(t.elem, depth);
+    case "slice":
+      return depth > 3 ? [] : [oddValue(t.elem, depth + 1), oddValue(t.elem, depth + 1)];
+    case "map":
+      return depth > 3 ? {} : { "-Bad_Key.": oddValue(t.elem, depth + 1) };
+    case "struct": {
+      const first = t.fields[0];
+      return first === undefined || depth > 3 ? {} : { [first.name]: oddValue(first.type, depth + 1) };
+    }
+    case "quantity":
+      return "-1";
+    case "time":
+      return "2024-05-14T09:30:00.123+02:00";
+    case "intOrString":
+      return "-bad-port-name-";
+    case "url":
+      return "http://ex ample.com/";
+    default:
+      return validValue(t);
   }
 }
 
@@ -181,6 +213,8 @@ export function valueOf(t: GoType, c: ValueClass): Json | undefined {
       return null;
     case "absent":
       return undefined;
+    case "odd":
+      return oddValue(t);
   }
 }
 
