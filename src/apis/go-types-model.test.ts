@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { GENERATED_TS, RELEASE_NAMES, REPO, rawPath, renderModel } from "../../scripts/types-model.mjs";
 import { PROFILES } from "../config/profile.js";
-import { decodeOptionsOf } from "../admission/decode-options.js";
+import { decodeOptionsOf, omitZeroFieldsOf } from "../admission/decode-options.js";
 import { decodeGo } from "../go/encoding/json/index.js";
 import { absentFields, goStructs, goTypeModelModules, omitZeroFields } from "./go-types.generated.js";
 import { goTypeOf } from "./knative-types.js";
@@ -46,10 +46,10 @@ describe("the generated Go type model (npm run types:generate)", () => {
     expect(absentFields["1.24"]["core.EphemeralContainerCommon"]).toBeUndefined();
   });
 
-  it("applies omitzero per release: 1.23 and 1.24 (apimachinery v0.35+) leave out a zero creationTimestamp, 1.17 writes null", () => {
+  it("can apply omitzero per release (decode-options.ts OMIT_ZERO): 1.23 and 1.24 (apimachinery v0.35+) leave out a zero creationTimestamp, 1.17 writes null", () => {
     const service = { metadata: { name: "a" }, spec: { template: { spec: { containers: [{ image: "i" }] } } } };
     const decoded = (release: "1.17" | "1.23" | "1.24") => {
-      const r = decodeGo(goTypeOf("serving.Service"), service, decodeOptionsOf(PROFILES[release]));
+      const r = decodeGo(goTypeOf("serving.Service"), service, { ...decodeOptionsOf(PROFILES[release]), omitZeroFields: omitZeroFieldsOf(PROFILES[release]) });
       if (!r.ok) throw new Error(r.error);
       return r.value as { metadata: Record<string, unknown>; spec: { template: { metadata: Record<string, unknown> } } };
     };
