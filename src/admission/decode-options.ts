@@ -1,3 +1,4 @@
+import { omitZeroFields } from "../apis/go-types.generated.js";
 import { goTypeOf } from "../apis/knative-types.js";
 import type { KnativeProfile } from "../config/profile.js";
 import type { DecodeOptions } from "../go/encoding/json/index.js";
@@ -13,17 +14,36 @@ const optionsByProfile = new WeakMap<KnativeProfile, DecodeOptions>();
 export function decodeOptionsOf(profile: KnativeProfile): DecodeOptions {
   let options = optionsByProfile.get(profile);
   if (options === undefined) {
-    const hidden = new Set<GoField>();
-    for (const [expr, fields] of Object.entries(profile.unknownK8sFields)) {
-      const t = goTypeOf(expr);
-      if (t.kind !== "struct") continue;
-      for (const name of fields) {
-        const f = t.exact.get(name);
-        if (f !== undefined) hidden.add(f);
-      }
-    }
-    options = Object.freeze({ embeddedFieldNames: profile.toolchain.jsonEmbeddedFieldNames, hiddenFields: hidden });
+    const hidden = fieldsOf(profile.unknownK8sFields);
+    options = Object.freeze({ embeddedFieldNames: profile.toolchain.jsonEmbeddedFieldNames, hiddenFields: hidden, omitZeroFields: OMIT_ZERO ? omitZeroFieldsOf(profile) : undefined });
     optionsByProfile.set(profile, options);
   }
   return options;
+}
+
+/**
+ * Whether decoding applies the release's `omitzero` tags (the generated model's omitZeroFields: 1.23 and 1.24 leave a
+ * zero ObjectMeta.creationTimestamp out where 1.17 writes null). Off until `duckbill upgrade-check` (src/cli) stops
+ * reporting that null-versus-absent as a defaults change between 1.17 and 1.24 (the API server drops such nulls);
+ * docs/adr/0018-generated-go-type-model.md.
+ */
+const OMIT_ZERO = false;
+
+/** The fields the release's Go types tag `omitzero`. */
+export function omitZeroFieldsOf(profile: KnativeProfile): ReadonlySet<GoField> {
+  return fieldsOf(omitZeroFields[profile.version]);
+}
+
+/** The table fields named by `{type expression: [JSON names]}`. */
+function fieldsOf(byType: Readonly<Record<string, readonly string[]>>): Set<GoField> {
+  const out = new Set<GoField>();
+  for (const [expr, fields] of Object.entries(byType)) {
+    const t = goTypeOf(expr);
+    if (t.kind !== "struct") continue;
+    for (const name of fields) {
+      const f = t.exact.get(name);
+      if (f !== undefined) out.add(f);
+    }
+  }
+  return out;
 }

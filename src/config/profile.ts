@@ -4,6 +4,7 @@
  * is adding its vectors and a profile with its deltas (docs/adr/0011-knative-profiles.md).
  */
 import type { Flag } from "./types.js";
+import { absentFields } from "../apis/go-types.generated.js";
 
 export const KNATIVE_VERSIONS = ["1.24", "1.23", "1.17"] as const;
 export type KnativeVersion = (typeof KNATIVE_VERSIONS)[number];
@@ -57,8 +58,8 @@ export interface KnativeProfile {
    */
   readonly labelKeyWording: boolean;
   /**
-   * Fields of the Kubernetes types (src/apis/k8s-types.ts and admission-types.ts, the union of the k8s.io/api and
-   * k8s.io/apimachinery releases Knative builds with) that the release's do not have: its webhook's round trip drops
+   * Fields of the Go types (src/apis/go-types.generated.ts, the union of the k8s.io/api, k8s.io/apimachinery and
+   * Knative modules the releases build with) that the release's do not have: its webhook's round trip drops
    * them (a `remove` in the patch), its field masks never see them and its decoder does not type-check them (the
    * AdmissionReview's `response.status.metadata.shardInfo`, apimachinery v0.36). Keyed by type expression, JSON names.
    */
@@ -234,19 +235,14 @@ export const NETWORKING_ANNOTATIONS: readonly string[] = Object.freeze([
 const PROBES_1_17: ProbeRules = Object.freeze({ terminationGracePeriodSeconds: false, validateStartupProbes: false });
 const PROBES_1_23: ProbeRules = Object.freeze({ terminationGracePeriodSeconds: true, validateStartupProbes: true });
 
-/** k8s.io/api and apimachinery v0.31 (serving v0.44.2): none of the fields added by Kubernetes 1.32–1.36. */
-const UNKNOWN_K8S_FIELDS_1_17 = Object.freeze({
-  "core.PodSpec": ["resources", "hostnameOverride", "workloadRef", "schedulingGroup"],
-  "core.Container": ["restartPolicyRules"],
-  "core.EnvVarSource": ["fileKeyRef"],
-  "core.PodSecurityContext": ["seLinuxChangePolicy"],
-  "core.Lifecycle": ["stopSignal"],
-  "meta.ListMeta": ["shardInfo"],
-});
-/** k8s.io/api and apimachinery v0.35 (serving v0.50.0): PodSpec.schedulingGroup and ListMeta.shardInfo are Kubernetes 1.36's. */
-const UNKNOWN_K8S_FIELDS_1_23 = Object.freeze({ "core.PodSpec": ["schedulingGroup"], "meta.ListMeta": ["shardInfo"] });
-/** k8s.io/api v0.36 (serving v0.51.0): PodSpec.workloadRef is gone again (replaced by schedulingGroup). */
-const UNKNOWN_K8S_FIELDS_1_24 = Object.freeze({ "core.PodSpec": ["workloadRef"] });
+/**
+ * The fields of the generated Go type model (src/apis/go-types.generated.ts, the union of the releases) each
+ * release's k8s.io/api, k8s.io/apimachinery and Knative modules lack: derived from the reflected types, never
+ * written by hand (npm run types:generate).
+ */
+const UNKNOWN_K8S_FIELDS_1_17 = absentFields["1.17"];
+const UNKNOWN_K8S_FIELDS_1_23 = absentFields["1.23"];
+const UNKNOWN_K8S_FIELDS_1_24 = absentFields["1.24"];
 
 const GO_1_23: Toolchain = Object.freeze({ go: "go1.23", jsonEmbeddedFieldNames: false, cleanPathRedirectStatus: 301, templateMaxStackDepth: undefined });
 const GO_1_26: Toolchain = Object.freeze({ go: "go1.26", jsonEmbeddedFieldNames: true, cleanPathRedirectStatus: 307, templateMaxStackDepth: 10000 });

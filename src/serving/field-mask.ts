@@ -9,7 +9,7 @@
  * value for its type, so a mask here is the set of fields it copies, and "set" means "not the zero value":
  * `""`, `0`, `false`, nil (absent or null) are unset; a pointer, slice or map that is present is set, even
  * `{}`, `[]` or `false` behind a pointer; a struct value is set when any of its fields is. The Go types come
- * from the Go type tables of src/apis/k8s-types.ts (k8s.io/api v0.31.4, the version Knative 1.17 builds with).
+ * from the generated Go type model (src/apis/go-types.generated.ts, reflected from each release's k8s.io/api).
  */
 import { errDisallowedFields, type FieldError } from "../apis/field-error.js";
 import { compareByteOrder } from "../go/strings/compare.js";
@@ -32,12 +32,19 @@ export interface FieldMask {
   /** Fields promoted from an embedded (`json:",inline"`) struct: go-cmp reports them by the empty name. */
   readonly inline: ReadonlySet<string>;
   readonly copiedIf: CopiedIf | undefined;
+  /**
+   * Slice fields the mask copies with `append(out.X, in.X...)`: an empty non-nil slice comes out nil, so `[]` is
+   * "set" and not copied (fieldmask.go: DownwardAPIProjectionMask's Items).
+   */
+  readonly appended: ReadonlySet<string>;
 }
 
 export interface MaskOptions {
   /** The embedded struct whose promoted fields go-cmp names `""` (e.g. `core.ProbeHandler` in `core.Probe`). */
   readonly inlineFrom?: string;
   readonly copiedIf?: CopiedIf;
+  /** Allowed slice fields copied with `append(out.X, in.X...)` rather than `out.X = in.X` (FieldMask.appended). */
+  readonly appended?: readonly string[];
 }
 
 const NO_NAMES: ReadonlySet<string> = new Set();
@@ -49,7 +56,10 @@ export function defineMask(typeExpr: string, allowed: readonly string[], options
     if (!type.exact.has(name)) throw new Error(`field mask: ${typeExpr} has no field ${name}`);
   }
   const inline = options.inlineFrom === undefined ? NO_NAMES : new Set(structType(options.inlineFrom).fields.map((f) => f.name));
-  return { type, allowed: new Set(allowed), inline, copiedIf: options.copiedIf };
+  for (const name of options.appended ?? []) {
+    if (!allowed.includes(name)) throw new Error(`field mask: ${typeExpr}.${name} is appended but not allowed`);
+  }
+  return { type, allowed: new Set(allowed), inline, copiedIf: options.copiedIf, appended: options.appended === undefined ? NO_NAMES : new Set(options.appended) };
 }
 
 /** A table struct type by expression, e.g. `core.PodSpec`. */
@@ -79,7 +89,7 @@ export function checkDisallowedFields(obj: JsonObject | undefined, mask: FieldMa
   }
   // `[]` and `{}` are set too, though json.Marshal (and so the decoded object) drops them.
   for (const key of emptyNotNilFields(obj) ?? NO_NAMES) {
-    if (mask.allowed.has(key) || !mask.type.exact.has(key) || mask.copiedIf?.(key, []) === true) continue;
+    if ((mask.allowed.has(key) && !mask.appended.has(key)) || !mask.type.exact.has(key) || mask.copiedIf?.(key, []) === true) continue;
     const name = mask.inline.has(key) ? "" : key;
     if (found === undefined) found = [name];
     else if (!found.includes(name)) found.push(name);

@@ -11,6 +11,31 @@ describe("shortDiff on a RevisionSpec (Revision immutability)", () => {
       { containers: [container({ image: "helloworld" })] },
       '{v1.RevisionSpec}.PodSpec.Containers[0].Image:\n\t-: "busybox"\n\t+: "helloworld"\n',
     ],
+    // Go field names from the generated model (goFieldNames), as Knative 1.23 and 1.24 print them.
+    [
+      "PodSpec.serviceAccount is Go's DeprecatedServiceAccount",
+      { serviceAccount: "a", containers: [container()] },
+      { serviceAccount: "b", containers: [container()] },
+      '{v1.RevisionSpec}.PodSpec.DeprecatedServiceAccount:\n\t-: "a"\n\t+: "b"\n',
+    ],
+    [
+      "PodSpec.os is Go's OS",
+      { containers: [container()] },
+      { os: { name: "linux" }, containers: [container()] },
+      '{v1.RevisionSpec}.PodSpec.OS:\n\t-: "nil"\n\t+: "&PodOS{Name:linux,}"\n',
+    ],
+    [
+      "RBDVolumeSource.image is Go's RBDImage",
+      { volumes: [{ name: "v", rbd: { image: "a", monitors: ["m"] } }], containers: [container()] },
+      { volumes: [{ name: "v", rbd: { image: "b", monitors: ["m"] } }], containers: [container()] },
+      '{v1.RevisionSpec}.PodSpec.Volumes[0].VolumeSource.RBD.RBDImage:\n\t-: "a"\n\t+: "b"\n',
+    ],
+    [
+      "a [] against an absent (nil) slice is reported, as go-cmp tells empty from nil",
+      { containers: [container()] },
+      { readinessGates: [], containers: [container()] },
+      '{v1.RevisionSpec}.PodSpec.ReadinessGates:\n\t-: "[]"\n\t+: "[]"\n',
+    ],
     [
       "a changed pointer value is reported through the pointer (leading *)",
       { containerConcurrency: 2, containers: [container()] },

@@ -3,23 +3,24 @@
  * the Details of the immutability errors (knative.dev/pkg kmp/diff.go: ShortDiff, kmp/reporters.go; the format in
  * docs/knative-behavior.md#immutability-diffs).
  *
- * The walk follows go-cmp over the Go types of the tables in src/apis (k8s-types.ts, knative-types.ts), on objects in their marshalled form:
+ * The walk follows go-cmp over the Go types of the generated model in src/apis (go-types.generated.ts, through knative-types.ts), on objects in their marshalled form:
  * struct fields in declaration order (embedded structs as `.PodSpec`), pointers, slices (aligned on equal
  * elements), maps (sorted keys), quantities by value. Each differing leaf is reported as
  * `<path>:\n\t-: "<old %+v>"\n\t+: "<new %+v>"\n`, struct-typed leaves as `\t-: <type>: "<%+v>"\n`.
  *
  * Known approximations (only the error message's first line is contractual): go-cmp's slice alignment
  * is randomised and is replaced by a longest-common-subsequence alignment; pointers Go prints as
- * addresses print as a fixed placeholder; an empty omitempty slice or map is indistinguishable from a
- * nil one once marshalled, so that difference is not seen.
+ * addresses print as a fixed placeholder. An empty omitempty slice or map that json.Marshal dropped is told from a
+ * nil one through the decoder's record (emptyNotNilFields): go-cmp reports `[]` against nil.
  */
 import { compareByteOrder } from "../go/strings/compare.js";
 import { goFormatFloat } from "../go/strconv/ftoa.js";
 import { goQuote } from "../go/strconv/quote.js";
 import type { GoField, GoType, StructType } from "../go/encoding/json/types.js";
 import { stringifyJson } from "../go/encoding/json/json-bigint.js";
-import { k8sStructs } from "../apis/k8s-types.js";
-import { goTypeOf } from "../apis/knative-types.js";
+import { emptyNotNilFields } from "../go/encoding/json/index.js";
+import { goTypeOf, kubernetesStructNames } from "../apis/knative-types.js";
+import { goFieldNames } from "../apis/go-types.generated.js";
 import { jsonEqual } from "../duck/json-equal.js";
 import { compareQuantities, formatQuantity, parseQuantity, type Quantity } from "../go/apimachinery/quantity.js";
 import { asJsonObject } from "../go/encoding/json/json-value.js";
@@ -113,7 +114,7 @@ function walkStruct(st: DiffState, t: StructType, x: Record<string, unknown> | u
   for (const entry of layoutOf(t)) {
     st.steps.push("." + entry.goName);
     if (entry.embedded !== undefined) walkStruct(st, entry.embedded, x, y);
-    else walk(st, entry.field.type, x?.[entry.field.name], y?.[entry.field.name]);
+    else walk(st, entry.field.type, fieldValue(x, entry.field), fieldValue(y, entry.field));
     st.steps.pop();
   }
 }
@@ -193,7 +194,7 @@ function equalValues(t: GoType, x: unknown, y: unknown): boolean {
     case "struct": {
       const ox = asJsonObject(x);
       const oy = asJsonObject(y);
-      for (const f of t.fields) if (!equalValues(f.type, ox?.[f.name], oy?.[f.name])) return false;
+      for (const f of t.fields) if (!equalValues(f.type, fieldValue(ox, f), fieldValue(oy, f))) return false;
       return true;
     }
     case "slice": {
@@ -522,51 +523,6 @@ const EMBEDDABLE: ReadonlyArray<readonly [table: string, goName: string]> = [
   ["meta.TypeMeta", "TypeMeta"],
 ];
 
-/** JSON names whose Go field name is not the JSON name with its first letter upper-cased. */
-const GO_FIELD_NAMES: Readonly<Record<string, string>> = {
-  uid: "UID",
-  apiVersion: "APIVersion",
-  dnsPolicy: "DNSPolicy",
-  dnsConfig: "DNSConfig",
-  hostIPC: "HostIPC",
-  hostPID: "HostPID",
-  hostIP: "HostIP",
-  ip: "IP",
-  tty: "TTY",
-  httpGet: "HTTPGet",
-  tcpSocket: "TCPSocket",
-  grpc: "GRPC",
-  httpHeaders: "HTTPHeaders",
-  seLinuxOptions: "SELinuxOptions",
-  seLinuxChangePolicy: "SELinuxChangePolicy",
-  fsGroup: "FSGroup",
-  fsGroupChangePolicy: "FSGroupChangePolicy",
-  fsType: "FSType",
-  csi: "CSI",
-  iscsi: "ISCSI",
-  iscsiInterface: "ISCSIInterface",
-  iqn: "IQN",
-  nfs: "NFS",
-  rbd: "RBD",
-  fc: "FC",
-  cephfs: "CephFS",
-  storageos: "StorageOS",
-  awsElasticBlockStore: "AWSElasticBlockStore",
-  gcePersistentDisk: "GCEPersistentDisk",
-  gmsaCredentialSpecName: "GMSACredentialSpecName",
-  gmsaCredentialSpec: "GMSACredentialSpec",
-  volumeID: "VolumeID",
-  pdName: "PDName",
-  targetWWNs: "TargetWWNs",
-  wwids: "WWIDs",
-  chapAuthDiscovery: "DiscoveryCHAPAuth",
-  chapAuthSession: "SessionCHAPAuth",
-  sslEnabled: "SSLEnabled",
-  diskURI: "DataDiskURI",
-  endpoints: "EndpointsName",
-  datasetUUID: "DatasetUUID",
-};
-
 const layouts = new WeakMap<StructType, readonly LayoutEntry[]>();
 let embeddable: ReadonlyArray<readonly [StructType, string]> | undefined;
 let kubernetesTypes: ReadonlySet<GoType> | undefined;
@@ -585,23 +541,47 @@ function layoutOf(t: StructType): readonly LayoutEntry[] {
       continue;
     }
     current = undefined;
-    entries.push({ goName: goFieldName(field), field, embedded: undefined });
+    entries.push({ goName: goFieldName(t, field), field, embedded: undefined });
   }
   layouts.set(t, entries);
   return entries;
 }
 
-function goFieldName(field: GoField): string {
-  if (field.type.kind === "struct" && field.type.name === "v1.ObjectMeta") return "ObjectMeta";
-  const special = GO_FIELD_NAMES[field.name];
-  if (special !== undefined) return special;
-  return field.name.charAt(0).toUpperCase() + field.name.slice(1);
+let irregularNames: WeakMap<StructType, Readonly<Record<string, string>>> | undefined;
+
+/** The Go name of a struct's own field: the generated model's where it is not the JSON name upper-cased (TTY, HTTPGet). */
+function goFieldName(t: StructType, field: GoField): string {
+  irregularNames ??= new WeakMap(Object.entries(goFieldNames).map(([table, names]) => [goTypeOf(table) as StructType, names] as const));
+  return irregularNames.get(t)?.[field.name] ?? field.name.charAt(0).toUpperCase() + field.name.slice(1);
 }
 
 /** Types from k8s.io/api and apimachinery (they carry generated String() methods). */
 function isKubernetesType(t: GoType): boolean {
-  kubernetesTypes ??= new Set(Object.keys(k8sStructs).map((name) => goTypeOf(name)));
+  kubernetesTypes ??= new Set(kubernetesStructNames.map((name) => goTypeOf(name)));
   return kubernetesTypes.has(t);
+}
+
+const EMPTY_SLICE: readonly unknown[] = Object.freeze([]);
+const EMPTY_MAP: Readonly<Record<string, unknown>> = Object.freeze({});
+
+/**
+ * A struct field as Go holds it: an omitempty slice, map or []byte that held `[]`, `{}` or `""` is absent from
+ * the marshalled object but empty, not nil, in Go (emptyNotNilFields), and go-cmp tells the two apart.
+ */
+function fieldValue(obj: Record<string, unknown> | undefined, f: GoField): unknown {
+  if (obj === undefined) return undefined;
+  const v = obj[f.name];
+  if (v !== undefined || emptyNotNilFields(obj)?.has(f.name) !== true) return v;
+  switch (f.type.kind) {
+    case "slice":
+      return EMPTY_SLICE;
+    case "map":
+      return EMPTY_MAP;
+    case "bytes":
+      return "";
+    default:
+      return v;
+  }
 }
 
 function isNil(v: unknown): v is null | undefined {

@@ -87,7 +87,8 @@ const VOLUME_PROJECTION_MASK = defineMask("core.VolumeProjection", ["secret", "c
 const CONFIG_MAP_PROJECTION_MASK = defineMask("core.ConfigMapProjection", ["name", "items", "optional"]);
 const SECRET_PROJECTION_MASK = defineMask("core.SecretProjection", ["name", "items", "optional"]);
 const SERVICE_ACCOUNT_TOKEN_PROJECTION_MASK = defineMask("core.ServiceAccountTokenProjection", ["audience", "expirationSeconds", "path"]);
-const DOWNWARD_API_PROJECTION_MASK = defineMask("core.DownwardAPIProjection", ["items"]);
+// `out.Items = append(out.Items, in.Items...)`: `items: []` comes out nil, so it is "set" and not copied.
+const DOWNWARD_API_PROJECTION_MASK = defineMask("core.DownwardAPIProjection", ["items"], { appended: ["items"] });
 const DOWNWARD_API_VOLUME_FILE_MASK = defineMask("core.DownwardAPIVolumeFile", ["path", "fieldRef", "resourceFieldRef", "mode"]);
 const KEY_TO_PATH_MASK = defineMask("core.KeyToPath", ["key", "path", "mode"]);
 // VolumeMountMask: mountPropagation is copied only in a release with its flag and the flag not Disabled (v0.45.0;

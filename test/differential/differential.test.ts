@@ -9,7 +9,13 @@
  *
  *   DIFF_RUNS=100000 DIFF_SEED=7 RELEASE=1.24 npm run test:differential
  *
- * DIFF_RUNS cases per release (default 10,000: about 5 s each), DIFF_SEED (default 20261126), RELEASE (comma-separated), DIFF_SHRINK
+ * Two families of cases: mutated from the vectors (cases.ts) and drawn from the Go type model (type-cases.ts: every
+ * field path set to valid, invalid, zero, empty, null or absent values in new, old or both objects).
+ *
+ * DIFF_RUNS cases per release and family (default 10,000 mutated, 5,000 typed: DIFF_TYPE_RUNS; a million for long runs),
+ * DIFF_FAMILIES (mutated,typed), DIFF_EXACT=1 (patched objects compared as they are, nulls and empties included),
+ * DIFF_VARIES (ask Knative that many more times about every case and list where its
+ * own answers differ: test/conformance/known-differences.md "Where Knative varies"), DIFF_SEED (default 20261126), RELEASE (comma-separated), DIFF_SHRINK
  * (groups shrunk, default 25), DIFF_OUT (a directory: every mismatch and the shrunk ones as JSON lines).
  * Differences that are known and explained are listed in test/conformance/known-differences.md; the suite fails on
  * any other.
@@ -20,19 +26,31 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ensureBuilt, type KnativeRelease } from "../../scripts/reference-build.mjs";
 import { PROFILES } from "../../src/config/profile.js";
-import { judge, type Answer, type Vector } from "../conformance/compare.js";
-import { PatchError } from "../conformance/json-patch.js";
+import { decodePatch, firstDiff, judge, type Answer, type Vector } from "../conformance/compare.js";
+import { applyPatch, PatchError } from "../conformance/json-patch.js";
 import { CONFORMANCE_DIR, RELEASES } from "../conformance/paths.js";
 import { duckbillAnswerer, expectFrom, ReferenceProcess } from "./answerers.js";
 import { buildCase, buildPools, planArb, smaller, type Case, type Plan } from "./cases.js";
+import { buildTypeCase, typeCorpus, typePlanArb, type TypePlan } from "./type-cases.js";
 
 const RUNS = Number(process.env.DIFF_RUNS ?? 10000);
+/** Type-model cases per release (test/differential/type-cases.ts): DIFF_TYPE_RUNS, else DIFF_RUNS, else 5,000. */
+const TYPE_RUNS = Number(process.env.DIFF_TYPE_RUNS ?? process.env.DIFF_RUNS ?? 5000);
+/** DIFF_FAMILIES: which case families run (comma-separated: mutated, typed; default both). */
+const FAMILIES = (process.env.DIFF_FAMILIES ?? "mutated,typed").split(",").map((s) => s.trim());
 const SEED = Number(process.env.DIFF_SEED ?? 20261126);
 const SHRINK_GROUPS = Number(process.env.DIFF_SHRINK ?? 25);
 const ONLY = process.env.RELEASE?.split(",").map((s) => s.trim());
 const OUT = process.env.DIFF_OUT;
 const CHUNK = 64;
 const SHRINK_ATTEMPTS = 1500;
+/** DIFF_VARIES=N: ask Knative N more times about every case and report where its own answers differ (Go's map order). */
+const VARIES = Number(process.env.DIFF_VARIES ?? 0);
+/**
+ * DIFF_EXACT=1: also compare the patched objects of answers both allow as they are; the referee drops null and empty
+ * members before comparing (compare.py normalize), which hides e.g. a `"creationTimestamp": null` Knative never writes.
+ */
+const EXACT = process.env.DIFF_EXACT === "1";
 /** How many more times Knative is asked when Duckbill's answer differs from its first. */
 const KNATIVE_RETRIES = 6;
 
@@ -115,7 +133,7 @@ export function signature(line: Record<string, unknown>, reason: string, exp?: V
   if (status !== null) return `${path} httpStatus ${status[1]}, want ${status[2]}: ${knativeSaid(exp)}`;
   if (reason.startsWith("allowed, want denied")) return `${path} allowed, want denied: ${knativeSaid(exp)}`;
   if (reason.startsWith("denied (")) return `${path} denied, want allowed: ${blur(reason.slice(8, 118))}`;
-  const at = /^(patched object differs at|unexpected patch changes the object at) (\S+?):/.exec(reason);
+  const at = /^(patched object differs at|exact patched object differs at|unexpected patch changes the object at) (\S+?):/.exec(reason);
   if (at !== null) return `${path} ${at[1]} ${(at[2] as string).replace(/\/\d+/g, "/N")}`;
   const m = /^([a-zA-Z.]+) ('(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"|\[.*\]|\S+), want ('(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"|\[.*\]|.+)$/s.exec(reason);
   if (m !== null) return `${path} ${m[1] as string}: ${where(m[2] as string, m[3] as string)}`;
@@ -135,6 +153,37 @@ interface Outcome {
   readonly summary?: string;
 }
 
+/** DIFF_EXACT: where the patched objects of two allowing answers differ, members compared as they are. */
+function exactReason(line: Record<string, unknown>, knative: Answer, duckbill: Answer): string | undefined {
+  const response = (a: Answer): Record<string, unknown> | undefined => (a.review as { response?: Record<string, unknown> } | undefined)?.response;
+  const rk = response(knative);
+  const rd = response(duckbill);
+  if (rk?.allowed !== true || rd?.allowed !== true) return undefined;
+  const object = (line.review as { request?: { object?: unknown } } | undefined)?.request?.object;
+  try {
+    const want = applyPatch(object, decodePatch(rk) ?? []);
+    const got = applyPatch(object, decodePatch(rd) ?? []);
+    const d = firstDiff(got, want);
+    return d === undefined ? undefined : `exact patched object differs at ${d}`;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The line as the referee should see it beside Knative's answer: the referee checks response.uid against request.uid
+ * as the vectors spell it; Go matches JSON keys without regard to case, so for `"Uid": "x"` Knative answers uid "x".
+ * Duckbill must answer Knative's uid.
+ */
+function judgedLine(line: Record<string, unknown>, exp: Vector["expect"]): Record<string, unknown> {
+  const knativeUid = (exp?.response as { uid?: unknown } | undefined)?.uid;
+  const request = (line.review as { request?: Record<string, unknown> } | undefined)?.request;
+  if (typeof knativeUid === "string" && request !== null && typeof request === "object" && request.uid !== knativeUid) {
+    return { ...line, review: { ...(line.review as object), request: { ...request, uid: knativeUid } } };
+  }
+  return line;
+}
+
 async function compare(line: Record<string, unknown>, ref: ReferenceProcess, duck: (t: string) => Promise<Answer>): Promise<Outcome> {
   const text = JSON.stringify(line);
   const [k, d] = await Promise.all([ref.ask(text), duck(text)]);
@@ -146,15 +195,8 @@ async function compare(line: Record<string, unknown>, ref: ReferenceProcess, duc
     throw e;
   }
   if (exp === undefined) return { reason: undefined, skipped: "knative-crashed" };
-  // The referee checks response.uid against request.uid as the vectors spell it; Go matches JSON keys without regard
-  // to case, so for `"Uid": "x"` Knative answers uid "x". Duckbill must answer Knative's uid.
-  const knativeUid = (exp.response as { uid?: unknown } | undefined)?.uid;
-  let judged = line;
-  const request = (line.review as { request?: Record<string, unknown> } | undefined)?.request;
-  if (typeof knativeUid === "string" && request !== null && typeof request === "object" && request.uid !== knativeUid) {
-    judged = { ...line, review: { ...(line.review as object), request: { ...request, uid: knativeUid } } };
-  }
-  const reason = judge({ ...(judged as unknown as Vector), expect: exp }, d);
+  const judged = judgedLine(line, exp);
+  const reason = judge({ ...(judged as unknown as Vector), expect: exp }, d) ?? (EXACT ? exactReason(line, k, d) : undefined);
   if (reason === undefined) return { reason, expect: exp, duckbill: d };
   // Knative answers some inputs nondeterministically: with two invalid entries in config-logging or config-domain it
   // reports whichever Go's randomised map order meets first. Ask again; one of its answers is as good as another.
@@ -167,10 +209,34 @@ async function compare(line: Record<string, unknown>, ref: ReferenceProcess, duc
     } catch {
       continue;
     }
-    if (exp2 !== undefined && judge({ ...(judged as unknown as Vector), expect: exp2 }, d) === undefined) return { reason: undefined, skipped: "knative-nondeterministic" };
+    if (exp2 !== undefined && judge({ ...(judged as unknown as Vector), expect: exp2 }, d) === undefined && (!EXACT || exactReason(line, again, d) === undefined)) {
+      return { reason: undefined, skipped: "knative-nondeterministic" };
+    }
   }
   const sig = signature(line, reason, exp);
   return { reason, expect: exp, duckbill: d, signature: sig, summary: summary(sig, reason, exp, d, line) };
+}
+
+/**
+ * Whether Knative answers a case in more than one way (DIFF_VARIES more asks, each judged against the first as
+ * Duckbill's answer would be): the signature of the first differing answer, or undefined.
+ */
+async function knativeVaries(line: Record<string, unknown>, ref: ReferenceProcess): Promise<string | undefined> {
+  const text = JSON.stringify(line);
+  const first = await ref.ask(text);
+  let exp: Vector["expect"] | undefined;
+  try {
+    exp = expectFrom(line, first);
+  } catch {
+    return undefined;
+  }
+  if (exp === undefined) return undefined;
+  for (let i = 0; i < VARIES; i++) {
+    const again = await ref.ask(text);
+    const reason = judge({ ...(judgedLine(line, exp) as unknown as Vector), expect: exp }, again);
+    if (reason !== undefined) return signature(line, reason, exp);
+  }
+  return undefined;
 }
 
 /** Greedy shrinking: drop configs entries and review members while the mismatch keeps its signature and stays unknown. */
@@ -211,10 +277,77 @@ interface Group {
   readonly summary: string;
 }
 
+/** Runs cases through both webhooks and reports (and fails on) the differences known-differences.md does not explain. */
+async function runCases(version: string, family: string, cases: readonly Case[], ref: ReferenceProcess, duck: (t: string) => Promise<Answer>): Promise<void> {
+  const known = readKnown(version);
+  const classify = (summaryText: string): string | undefined => known.find((k) => k.pattern.test(summaryText))?.id;
+  const knownCounts = new Map<string, Group>();
+  const unknown = new Map<string, Group>();
+  const skipped = { "knative-crashed": 0, "knative-bad-patch": 0, "knative-nondeterministic": 0 };
+  const varies = new Map<string, Group>();
+  const started = performance.now();
+  for (let i = 0; i < cases.length; i += CHUNK) {
+    const chunk = cases.slice(i, i + CHUNK);
+    if (VARIES > 0) {
+      const found = await Promise.all(chunk.map((c) => knativeVaries(c.line, ref)));
+      found.forEach((sig, j) => {
+        if (sig === undefined) return;
+        const g = varies.get(sig);
+        if (g === undefined) varies.set(sig, { count: 1, first: chunk[j] as Case, index: i + j, summary: sig });
+        else g.count++;
+      });
+    }
+    const outcomes = await Promise.all(chunk.map((c) => compare(c.line, ref, duck)));
+    outcomes.forEach((o, j) => {
+      if (o.skipped !== undefined) skipped[o.skipped]++;
+      if (o.reason === undefined || o.signature === undefined || o.summary === undefined) return;
+      const id = classify(o.summary);
+      const table = id === undefined ? unknown : knownCounts;
+      const key = id ?? o.signature;
+      const g = table.get(key);
+      if (g === undefined) table.set(key, { count: 1, first: chunk[j] as Case, index: i + j, summary: o.summary });
+      else g.count++;
+    });
+  }
+  const seconds = (performance.now() - started) / 1000;
+  const total = (m: Map<string, Group>): number => [...m.values()].reduce((n, g) => n + g.count, 0);
+  const report: string[] = [
+    `differential ${version} (${family}): ${cases.length} cases (seed ${SEED}) in ${seconds.toFixed(1)} s; not compared: Knative crashed on ` +
+      `${skipped["knative-crashed"]}, answered ${skipped["knative-bad-patch"]} with a patch that does not apply; ` +
+      `Duckbill gave one of Knative's answers where Knative varies: ${skipped["knative-nondeterministic"]}; ` +
+      `${total(knownCounts)} known differences (${knownCounts.size} kinds), ${total(unknown)} unknown in ${unknown.size} groups`,
+  ];
+  if (VARIES > 0) report.push(`  Knative's own answers varied (${VARIES + 1} asks) on ${total(varies)} cases in ${varies.size} groups`);
+  for (const [sig, g] of [...varies].sort((a, b) => b[1].count - a[1].count)) {
+    report.push(`  ${String(g.count).padStart(6)}  VARIES ${sig}`);
+    report.push(`          e.g. case ${g.index}: ${JSON.stringify({ ...g.first.line, name: undefined }).slice(0, 1500)}`);
+  }
+  for (const [id, g] of [...knownCounts].sort((a, b) => b[1].count - a[1].count)) report.push(`  ${String(g.count).padStart(6)}  known ${id}  (e.g. case ${g.index}: ${g.summary.split("\n")[0]})`);
+  const shrunkLines: string[] = [];
+  let shrunk = 0;
+  for (const [sig, g] of [...unknown].sort((a, b) => b[1].count - a[1].count)) {
+    report.push(`  ${String(g.count).padStart(6)}  NEW   ${sig}`);
+    report.push(`          first: case ${g.index}, from ${g.first.base}: ${g.first.description.join("; ")}`);
+    if (shrunk++ >= SHRINK_GROUPS) continue;
+    const s = await shrink(g.first.line, (o) => o.signature === sig && o.summary !== undefined && classify(o.summary) === undefined, ref, duck);
+    const vectorLine = JSON.stringify({ ...s.line, name: `differential/${version}/${family}/${g.index}`, expect: s.outcome.expect });
+    shrunkLines.push(vectorLine);
+    report.push(`          shrunk: ${vectorLine.length > 3000 ? `${vectorLine.slice(0, 3000)}…` : vectorLine}`);
+    report.push(`          ${(s.outcome.summary ?? "").split("\n").slice(1).join("\n          ")}`);
+  }
+  console.log(report.join("\n"));
+  if (OUT !== undefined) {
+    mkdirSync(OUT, { recursive: true });
+    writeFileSync(join(OUT, `shrunk-${family}-${version}.jsonl`), shrunkLines.join("\n") + (shrunkLines.length > 0 ? "\n" : ""));
+    writeFileSync(join(OUT, `report-${family}-${version}.txt`), report.join("\n") + "\n");
+  }
+  expect([...unknown].map(([sig, g]) => `${g.count}× ${sig}`)).toEqual([]);
+}
+
 for (const release of RELEASES) {
   const version = release.version as KnativeRelease;
   const dir = release.dir;
-  describe.skipIf(ONLY !== undefined && !ONLY.includes(version))(`Duckbill and Knative ${version}'s own webhook, on ${RUNS} generated cases`, () => {
+  describe.skipIf(ONLY !== undefined && !ONLY.includes(version))(`Duckbill and Knative ${version}'s own webhook, on generated cases`, () => {
     let ref: ReferenceProcess;
     let duck: (t: string) => Promise<Answer>;
     let corpus: Vector[];
@@ -226,57 +359,18 @@ for (const release of RELEASES) {
     });
     afterAll(async () => ref?.close());
 
-    it("answers as Knative does, or as known-differences.md says", async () => {
+    it.skipIf(!FAMILIES.includes("mutated"))(`answers as Knative does on ${RUNS} cases mutated from its vectors, or as known-differences.md says`, async () => {
       const pools = buildPools(corpus);
-      const known = readKnown(version);
-      const classify = (summaryText: string): string | undefined => known.find((k) => k.pattern.test(summaryText))?.id;
       const plans: Plan[] = fc.sample(planArb(corpus.length), { seed: SEED, numRuns: RUNS });
-      const knownCounts = new Map<string, Group>();
-      const unknown = new Map<string, Group>();
-      const skipped = { "knative-crashed": 0, "knative-bad-patch": 0, "knative-nondeterministic": 0 };
-      const started = performance.now();
-      for (let i = 0; i < plans.length; i += CHUNK) {
-        const cases = plans.slice(i, i + CHUNK).map((p, j) => buildCase(corpus, pools, p, `differential/${version}/${SEED}/${i + j}`));
-        const outcomes = await Promise.all(cases.map((c) => compare(c.line, ref, duck)));
-        outcomes.forEach((o, j) => {
-          if (o.skipped !== undefined) skipped[o.skipped]++;
-          if (o.reason === undefined || o.signature === undefined || o.summary === undefined) return;
-          const id = classify(o.summary);
-          const table = id === undefined ? unknown : knownCounts;
-          const key = id ?? o.signature;
-          const g = table.get(key);
-          if (g === undefined) table.set(key, { count: 1, first: cases[j] as Case, index: i + j, summary: o.summary });
-          else g.count++;
-        });
-      }
-      const seconds = (performance.now() - started) / 1000;
-      const total = (m: Map<string, Group>): number => [...m.values()].reduce((n, g) => n + g.count, 0);
-      const report: string[] = [
-        `differential ${version}: ${RUNS} cases (seed ${SEED}) in ${seconds.toFixed(1)} s; not compared: Knative crashed on ` +
-          `${skipped["knative-crashed"]}, answered ${skipped["knative-bad-patch"]} with a patch that does not apply; ` +
-          `Duckbill gave one of Knative's answers where Knative varies: ${skipped["knative-nondeterministic"]}; ` +
-          `${total(knownCounts)} known differences (${knownCounts.size} kinds), ${total(unknown)} unknown in ${unknown.size} groups`,
-      ];
-      for (const [id, g] of [...knownCounts].sort((a, b) => b[1].count - a[1].count)) report.push(`  ${String(g.count).padStart(6)}  known ${id}  (e.g. case ${g.index}: ${g.summary.split("\n")[0]})`);
-      const shrunkLines: string[] = [];
-      let shrunk = 0;
-      for (const [sig, g] of [...unknown].sort((a, b) => b[1].count - a[1].count)) {
-        report.push(`  ${String(g.count).padStart(6)}  NEW   ${sig}`);
-        report.push(`          first: case ${g.index}, from ${g.first.base}: ${g.first.description.join("; ")}`);
-        if (shrunk++ >= SHRINK_GROUPS) continue;
-        const s = await shrink(g.first.line, (o) => o.signature === sig && o.summary !== undefined && classify(o.summary) === undefined, ref, duck);
-        const vectorLine = JSON.stringify({ ...s.line, name: `differential/${version}/${g.index}`, expect: s.outcome.expect });
-        shrunkLines.push(vectorLine);
-        report.push(`          shrunk: ${vectorLine.length > 3000 ? `${vectorLine.slice(0, 3000)}…` : vectorLine}`);
-        report.push(`          ${(s.outcome.summary ?? "").split("\n").slice(1).join("\n          ")}`);
-      }
-      console.log(report.join("\n"));
-      if (OUT !== undefined) {
-        mkdirSync(OUT, { recursive: true });
-        writeFileSync(join(OUT, `shrunk-${version}.jsonl`), shrunkLines.join("\n") + (shrunkLines.length > 0 ? "\n" : ""));
-        writeFileSync(join(OUT, `report-${version}.txt`), report.join("\n") + "\n");
-      }
-      expect([...unknown].map(([sig, g]) => `${g.count}× ${sig}`)).toEqual([]);
+      const cases = plans.map((p, i) => buildCase(corpus, pools, p, `differential/${version}/${SEED}/${i}`));
+      await runCases(version, "mutated", cases, ref, duck);
+    });
+
+    it.skipIf(!FAMILIES.includes("typed"))(`answers as Knative does on ${TYPE_RUNS} cases drawn from the Go type model, or as known-differences.md says`, async () => {
+      const typed = typeCorpus(corpus);
+      const plans: TypePlan[] = fc.sample(typePlanArb(typed.length), { seed: SEED, numRuns: TYPE_RUNS });
+      const cases = plans.map((p, i) => buildTypeCase(typed, p, `differential/${version}/typed/${SEED}/${i}`));
+      await runCases(version, "typed", cases, ref, duck);
     });
   });
 }

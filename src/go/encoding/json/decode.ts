@@ -62,11 +62,13 @@ interface DecodeState {
   embeddedNames: boolean;
   /** DecodeOptions.hiddenFields. */
   hidden: ReadonlySet<GoField> | undefined;
+  /** DecodeOptions.omitZeroFields. */
+  omitZero: ReadonlySet<GoField> | undefined;
   /** DecodeOptions.rawByReference. */
   rawByReference: boolean;
 }
 
-const state: DecodeState = { savedError: undefined, tracking: false, checkStrings: true, struct: undefined, fields: [], embeddedNames: false, hidden: undefined, rawByReference: false };
+const state: DecodeState = { savedError: undefined, tracking: false, checkStrings: true, struct: undefined, fields: [], embeddedNames: false, hidden: undefined, omitZero: undefined, rawByReference: false };
 
 /**
  * Decodes `value` (the output of JSON.parse, or of decodeFirstJsonValue: integer literals JSON.parse would round
@@ -89,6 +91,12 @@ export interface DecodeOptions {
    */
   readonly hiddenFields?: ReadonlySet<GoField>;
   /**
+   * Fields tagged `omitzero` in the release's Go types (k8s.io/apimachinery v0.35+: ObjectMeta.creationTimestamp):
+   * Go 1.24+'s json.Marshal leaves out their zero value (a zero metav1.Time: no `"creationTimestamp": null`). The
+   * tables hold the union of the releases; the generated model says which release tags what.
+   */
+  readonly omitZeroFields?: ReadonlySet<GoField>;
+  /**
    * A RawExtension or FieldsV1 value is the input value itself, not a copy: for callers that only read it (the
    * AdmissionReview's `object`, decoded again later), so that the largest part of a request is not copied.
    */
@@ -104,9 +112,14 @@ export function decodeGo(type: GoType, value: unknown, options: DecodeOptions = 
   state.checkStrings = !hasGoStrings(value);
   state.embeddedNames = options.embeddedFieldNames === true;
   state.hidden = options.hiddenFields;
+  state.omitZero = options.omitZeroFields;
   state.rawByReference = options.rawByReference === true;
-  const untracked = decodeOnce(type, value, false, options.within);
-  return untracked ?? (decodeOnce(type, value, true, options.within) as GoDecodeResult);
+  try {
+    const untracked = decodeOnce(type, value, false, options.within);
+    return untracked ?? (decodeOnce(type, value, true, options.within) as GoDecodeResult);
+  } finally {
+    state.omitZero = undefined;
+  }
 }
 
 /** One decoding pass; undefined when an untracked pass met a type error and must be repeated with tracking. */
@@ -306,7 +319,7 @@ function decodeStruct(t: StructType, v: JsonObject, cur: unknown): JsonObject {
     }
     const existing = out[f.name];
     const next = decodeValue(f.type, v[key], existing);
-    if (next === undefined || (f.omitEmpty && isEmpty(f.emptiness, next))) {
+    if (next === undefined || (f.omitEmpty && isEmpty(f.emptiness, next)) || (state.omitZero?.has(f) === true && isOmitZero(f.type, next))) {
       // Absent means Go's zero value here; omitempty fields stay absent, others are filled in below.
       if (existing !== undefined) delete out[f.name];
       if (next !== undefined && f.emptiness === "length") {
@@ -324,7 +337,7 @@ function decodeStruct(t: StructType, v: JsonObject, cur: unknown): JsonObject {
       state.struct = outerStruct;
     }
   }
-  for (const f of t.alwaysEmitted) if (out[f.name] === undefined) out[f.name] = zeroValue(f.type);
+  for (const f of t.alwaysEmitted) if (out[f.name] === undefined && state.omitZero?.has(f) !== true) out[f.name] = zeroValue(f.type);
   return out;
 }
 
@@ -354,7 +367,7 @@ export function zeroValue(t: GoType): unknown {
   switch (t.kind) {
     case "struct": {
       const out: JsonObject = {};
-      for (const f of t.alwaysEmitted) out[f.name] = zeroValue(f.type);
+      for (const f of t.alwaysEmitted) if (state.omitZero?.has(f) !== true) out[f.name] = zeroValue(f.type);
       return out;
     }
     case "string":
@@ -371,6 +384,28 @@ export function zeroValue(t: GoType): unknown {
     default:
       // nil pointers, slices, maps, interfaces and []byte, the zero Time and an empty RawExtension.
       return null;
+  }
+}
+
+/**
+ * Whether an `omitzero` field's marshalled value is its type's zero value (encoding/json isZero: the IsZero method
+ * where the type has one, metav1.Time's among them, else reflect.Value.IsZero).
+ */
+function isOmitZero(t: GoType, v: unknown): boolean {
+  switch (t.kind) {
+    case "time":
+      return v === null;
+    case "string":
+    case "url":
+      return v === "";
+    case "bool":
+      return v === false;
+    case "int":
+    case "float":
+      return v === 0;
+    default:
+      // Pointers, slices and maps are zero when nil (undefined here); other kinds are not tagged omitzero.
+      return false;
   }
 }
 

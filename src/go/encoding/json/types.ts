@@ -1,6 +1,6 @@
 /**
  * A declarative model of Go types as encoding/json sees them, and the compiler that turns the tables
- * (k8s-types.ts, knative-types.ts) into the lookup structures the decoder walks.
+ * (go-types.generated.ts through knative-types.ts) into the lookup structures the decoder walks.
  *
  * Table syntax follows Go source: a struct is a list of fields `"<json name> <type>[ omitempty]"`, and an
  * embedded struct without a JSON name (`json:",inline"` or untagged) is `"^ <type>"`. Types are written
