@@ -23,11 +23,10 @@ export function decodeOptionsOf(profile: KnativeProfile): DecodeOptions {
 
 /**
  * Whether decoding applies the release's `omitzero` tags (the generated model's omitZeroFields: 1.23 and 1.24 leave a
- * zero ObjectMeta.creationTimestamp out where 1.17 writes null). Off until `duckbill upgrade-check` (src/cli) stops
- * reporting that null-versus-absent as a defaults change between 1.17 and 1.24 (the API server drops such nulls);
- * docs/adr/0018-generated-go-type-model.md.
+ * zero ObjectMeta.creationTimestamp out where 1.17 writes null); `duckbill upgrade-check` does not count that
+ * null-versus-absent as a defaults change (the API server stores both alike). docs/adr/0018-generated-go-type-model.md.
  */
-const OMIT_ZERO = false;
+const OMIT_ZERO = true;
 
 /** The fields the release's Go types tag `omitzero`. */
 export function omitZeroFieldsOf(profile: KnativeProfile): ReadonlySet<GoField> {

@@ -59,7 +59,14 @@ function answerOf(r: CheckResult): Answer {
 /** The JSON Patch from `a` to `b`, each replace and remove carrying the value it drops. */
 function defaultsPatch(a: Record<string, unknown>, b: Record<string, unknown>): DefaultsOperation[] {
   const from = printableDefaulted(a);
-  return jsonpatch.compare(from, printableDefaulted(b)).map((op) => (op.op === "replace" || op.op === "remove" ? { ...op, was: jsonpatch.getValueByPointer(from, op.path) as unknown } : op));
+  return (
+    jsonpatch
+      .compare(from, printableDefaulted(b))
+      .map((op) => (op.op === "replace" || op.op === "remove" ? { ...op, was: jsonpatch.getValueByPointer(from, op.path) as unknown } : op))
+      // A member that is null in one answer and absent in the other is stored the same (the API server drops nulls
+      // in a merge): 1.17 writes a zero creationTimestamp as null, 1.23 and 1.24 leave it out (omitzero).
+      .filter((op) => !(op.op === "remove" && op.was === null) && !(op.op === "add" && op.value === null))
+  );
 }
 
 function warningsDiff(from: readonly string[], to: readonly string[]): { added: string[]; removed: string[] } {
