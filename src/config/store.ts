@@ -45,6 +45,12 @@ export interface ConfigStoreOptions {
   readonly fsWatch?: boolean;
   /** The ConfigMaps to track (default ADMISSION_CONFIGMAPS). */
   readonly names?: readonly string[];
+  /**
+   * Dir mode: ConfigMaps outside `names` whose every version read is handed over (config-logging's level and format,
+   * config-observability's exporter), as the cluster source hands them (kube/configmap-source.ts). A file that
+   * cannot be read as a ConfigMap is not handed over.
+   */
+  readonly observers?: ReadonlyMap<string, (data: ConfigData) => void>;
   /** Clock, for tests. */
   readonly now?: () => number;
   /** The Knative release answered as (`--knative-version`; default DEFAULT_KNATIVE_VERSION's). */
@@ -335,8 +341,8 @@ export function createConfigStore(opts: ConfigStoreOptions): ConfigStore {
           if (dirClosed) return;
           source = new DirectoryConfigMapSource({
             dir,
-            names,
-            sink: live,
+            names: [...names, ...[...(opts.observers?.keys() ?? [])].filter((n) => !names.includes(n))],
+            sink: observing(live, opts.observers),
             logger,
             pollMs,
             debounceMs: opts.debounceMs,
@@ -387,4 +393,28 @@ function isDirectory(path: string): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * `sink`, with the versions of the ConfigMaps that `observers` name handed to them instead (each new version once,
+ * deletions not: the observer keeps what it has, as Knative's watchers do).
+ */
+function observing(sink: ConfigMapSink, observers: ReadonlyMap<string, (data: ConfigData) => void> | undefined): ConfigMapSink {
+  if (observers === undefined || observers.size === 0) return sink;
+  const seen = new Map<string, string>();
+  return {
+    observe(name, observed) {
+      const observer = observers.get(name);
+      if (observer === undefined) return sink.observe(name, observed);
+      if (observed.data === undefined || seen.get(name) === observed.version) return;
+      seen.set(name, observed.version);
+      observer(observed.data);
+    },
+    observeMissing(name) {
+      if (!observers.has(name)) sink.observeMissing(name);
+    },
+    synced: () => sink.synced(),
+    alive: () => sink.alive(),
+    trouble: (message) => sink.trouble(message),
+  };
 }

@@ -371,6 +371,23 @@ describe("configuration store, directory mode", () => {
     }
   });
 
+  it("hands each version of an observed ConfigMap (config-logging) to its observer, not to the admission configuration", async () => {
+    const seen: Record<string, string>[] = [];
+    await writeFile(join(dir, "config-logging.yaml"), 'loglevel.webhook: "debug"\n');
+    const t = dirStore({ observers: new Map([["config-logging", (data: Record<string, string>) => void seen.push({ ...data })]]) });
+    await t.store.start();
+    expect(seen).toEqual([{ "loglevel.webhook": "debug" }]);
+    expect(t.store.current().data.has("config-logging")).toBe(false);
+    await writeFile(join(dir, "config-logging.yaml"), 'loglevel.webhook: "info"\n');
+    await eventually(() => seen.length === 2, "the change to be handed over");
+    expect(seen[1]).toEqual({ "loglevel.webhook": "info" });
+    // A file that is not a ConfigMap is not handed over; the observer keeps what it has.
+    await writeFile(join(dir, "config-logging.yaml"), "- not: a map\n");
+    await writeFile(join(dir, "config-features.yaml"), "kubernetes.podspec-affinity: enabled\n");
+    await eventually(() => t.store.current().admission.features.podSpecAffinity === "Enabled", "a later change to be read");
+    expect(seen).toHaveLength(2);
+  });
+
   it("refuses a directory that does not exist, at creation", () => {
     const { logger } = capturedLogger();
     expect(() => createConfigStore({ mode: "dir", dir: join(dir, "missing"), logger, registry: new Registry() })).toThrow(/config dir ".*missing" must be an existing directory/);

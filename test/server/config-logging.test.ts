@@ -2,7 +2,13 @@
  * `duckbill serve` in a cluster follows `loglevel.webhook` in config-logging (src/server/log-level.ts) through the
  * config store's ConfigMap watch, without making config-logging part of readiness.
  */
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { defaultDeps } from "../../src/cli/deps.js";
+import { resolveSettings } from "../../src/cli/options.js";
+import { startWebhook } from "../../src/cli/serve/serve.js";
 import { capturedLogger, eventually } from "../config/store-harness.js";
 import { probe } from "../robustness/fault-support.js";
 import { CLUSTER_NS as NS, useClusterServe } from "../support/cluster-serve.js";
@@ -43,5 +49,26 @@ describe("config-logging in a cluster", () => {
     const { logger, port } = await serve();
     await eventually(async () => ((await probe(port)).status === 200 ? true : undefined), "readiness");
     expect(logger.level).toBe("info");
+  });
+});
+
+describe("config-logging in --config-dir", () => {
+  it("takes the level from the directory's config-logging and follows its changes", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "duckbill-config-logging-"));
+    await writeFile(join(dir, "config-logging.yaml"), 'loglevel.webhook: "debug"\n');
+    const { logger } = capturedLogger();
+    logger.level = "info";
+    const certDir = await mkdtemp(join(tmpdir(), "duckbill-certs-"));
+    const settings = { ...resolveSettings({}, {}), port: "0", host: "127.0.0.1", "metrics-port": "0", "generated-cert-dir": certDir, "config-dir": dir, "config-source": "dir" };
+    const running = await startWebhook(settings, defaultDeps(), { logger });
+    try {
+      await eventually(() => logger.level === "debug", "the startup level");
+      await writeFile(join(dir, "config-logging.yaml"), 'loglevel.webhook: "warn"\n');
+      await eventually(() => logger.level === "warn", "the new level");
+    } finally {
+      await running.close();
+      await rm(dir, { recursive: true, force: true });
+      await rm(certDir, { recursive: true, force: true });
+    }
   });
 });

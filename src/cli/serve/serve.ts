@@ -218,16 +218,14 @@ async function knativeRelease(s: ServeSettings, logger: Logger, cluster: Cluster
 async function openConfigStore(s: ServeSettings, logger: Logger, registry: import("prom-client").Registry, cluster: ClusterAccess | undefined, profile: KnativeProfile, observers: ReadonlyMap<string, (data: ConfigData) => void>): Promise<ConfigStore> {
   const mode = chooseConfigStoreMode({ source: s["config-source"], dir: s["config-dir"], kubeconfig: s.kubeconfig });
   if (mode === "cluster" && cluster === undefined) throw new Error("the cluster configuration source needs Kubernetes credentials");
-  const clusterSource: ClusterConfigSourceOptions = {
-    kubeConfig: cluster?.kubeConfig,
-    clientRateLimits: cluster?.rateLimits,
-    observers: new Map([[s["config-logging-name"], followLogLevel(logger, s["log-level"] as LogLevel)], ...observers]),
-  };
+  const observing = new Map([[s["config-logging-name"], followLogLevel(logger, s["log-level"] as LogLevel)], ...observers]);
+  const clusterSource: ClusterConfigSourceOptions = { kubeConfig: cluster?.kubeConfig, clientRateLimits: cluster?.rateLimits, observers: observing };
   const store = createConfigStore({
     mode,
     profile,
     namespace: s.namespace,
     dir: s["config-dir"] === "" ? undefined : s["config-dir"],
+    ...(mode === "dir" ? { observers: observing } : {}),
     logger,
     registry,
     watchdogMs: parseDurationMs(s["config-watchdog"], "--config-watchdog"),
