@@ -523,11 +523,12 @@ spec:
       .split("\n")
       .filter((l) => l.startsWith("{"))
       .map((l) => JSON.parse(l) as Obj);
-    const reviews = lines.filter((l) => typeof l.uid === "string" && typeof l.webhook === "string");
+    // Knative's decision line of each review (admissionreview/uid), with Duckbill's webhook type beside it.
+    const reviews = lines.filter((l) => typeof l["admissionreview/uid"] === "string" && typeof l.webhook === "string");
     expect(reviews.length).toBeGreaterThan(10);
-    // The webhook label is Knative's metric `type` (spec §1.11): /defaulting, /resource-validation, /config-validation.
+    // The webhook type is Knative's metric `type`: /defaulting, /resource-validation, /config-validation.
     expect(new Set(reviews.map((l) => l.webhook))).toEqual(new Set(["defaulting", "validation", "admission"]));
-    for (const l of reviews) expect(l.kind === "/v1/ConfigMap", JSON.stringify(l)).toBe(l.webhook === "admission");
+    for (const l of reviews) expect(l["knative.dev/kind"] === "/v1, Kind=ConfigMap", JSON.stringify(l)).toBe(l.webhook === "admission");
   });
 });
 
