@@ -18,10 +18,10 @@ function capture(): { stream: PassThrough; lines: () => Record<string, unknown>[
 describe("createLogger", () => {
   afterEach(() => vi.useRealTimers());
 
-  it("writes the level as a label and the time as ISO 8601, formatted anew each millisecond", async () => {
+  it("with --log-format pino, writes the level as a label and the time as ISO 8601, formatted anew each millisecond", async () => {
     vi.useFakeTimers({ now: Date.parse("2026-11-22T10:00:00.123Z"), toFake: ["Date"] });
     const out = capture();
-    const logger = createLogger("info", out.stream);
+    const logger = createLogger("info", out.stream, {}, { format: "pino" });
     logger.info({ uid: "a" }, "first");
     logger.info("second");
     vi.setSystemTime(Date.parse("2026-11-22T10:00:00.124Z"));
@@ -32,6 +32,21 @@ describe("createLogger", () => {
       ["first", "info", "2026-11-22T10:00:00.123Z", "duckbill"],
       ["second", "info", "2026-11-22T10:00:00.123Z", "duckbill"],
       ["third", "info", "2026-11-22T10:00:00.124Z", "duckbill"],
+    ]);
+  });
+
+  it("by default writes Knative's keys (severity, timestamp, logger, message), the time formatted anew each millisecond", async () => {
+    vi.useFakeTimers({ now: Date.parse("2026-11-22T10:00:00.123Z"), toFake: ["Date"] });
+    const out = capture();
+    const logger = createLogger("info", out.stream);
+    logger.info("first");
+    vi.setSystemTime(Date.parse("2026-11-22T10:00:00.124Z"));
+    logger.info("second");
+    logger.debug("below the level");
+    await new Promise((r) => setImmediate(r));
+    expect(out.lines().map((l) => [l.message, l.severity, l.timestamp, l.logger])).toEqual([
+      ["first", "info", "2026-11-22T10:00:00.123Z", "webhook"],
+      ["second", "info", "2026-11-22T10:00:00.124Z", "webhook"],
     ]);
   });
 
@@ -48,10 +63,10 @@ describe("createLogger", () => {
         child.stdout.once("data", (c: Buffer) => done([c.toString(), Date.now()]));
         child.once("exit", (code) => reject(new Error(`child exited with ${code} before logging`)));
       });
-      const parsed = JSON.parse(line) as { msg: string; level: string; time: string };
-      expect(parsed).toMatchObject({ msg: "hello", level: "info" });
+      const parsed = JSON.parse(line) as { message: string; severity: string; timestamp: string };
+      expect(parsed).toMatchObject({ message: "hello", severity: "info" });
       // The flush interval is 250 ms; without it the line would wait for 4 KiB more or for the exit, 10 s later.
-      expect(arrived - Date.parse(parsed.time)).toBeLessThan(within(2000));
+      expect(arrived - Date.parse(parsed.timestamp)).toBeLessThan(within(2000));
       expect(child.exitCode).toBeNull();
     } finally {
       child.kill("SIGKILL");
