@@ -8,7 +8,7 @@ import { admitConfigMap } from "./config-validation.js";
 import { admitDefaulting } from "./defaulting.js";
 import type { AdmissionDeps, RequestEnv } from "./deps.js";
 import type { Decision } from "./response.js";
-import { toAdmissionResponse, type AdmissionResponse } from "./response.js";
+import { patchTextOf, toAdmissionResponse, type AdmissionResponse } from "./response.js";
 import { decodeAdmissionReview, type AdmissionRequest } from "./review.js";
 import { admitValidation } from "./validation.js";
 
@@ -56,6 +56,8 @@ export interface AdmittedSummary {
   readonly request: AdmissionRequest;
   readonly response: AdmissionResponse;
   readonly type: WebhookType;
+  /** The JSON patch as text, before its base64 encoding in `response.patch` (the log lines quote it). */
+  readonly patchText?: string;
 }
 
 const TEXT = "text/plain; charset=utf-8";
@@ -166,12 +168,13 @@ export async function answerReview(path: AdmissionPath, body: Buffer | string, d
   if (path === "/defaulting") decision = admitDefaulting(request, deps, env);
   else if (path === "/resource-validation") decision = await admitValidation(request, deps, env);
   else decision = admitConfigMap(request, deps, env);
-  const response = toAdmissionResponse(request.uid, decision);
+  const patchText = patchTextOf(decision);
+  const response = toAdmissionResponse(request.uid, decision, patchText);
   const out: Record<string, unknown> = {};
   // TypeMeta is copied verbatim; Go omits empty strings (omitempty).
   if (review.kind !== "") out.kind = review.kind;
   if (review.apiVersion !== "") out.apiVersion = review.apiVersion;
   out.response = response;
   // json.Encoder.Encode ends the value with a newline.
-  return { status: 200, contentType: REVIEW_CONTENT_TYPE, body: `${JSON.stringify(out)}\n`, admission: { request, response, type } };
+  return { status: 200, contentType: REVIEW_CONTENT_TYPE, body: `${JSON.stringify(out)}\n`, admission: { request, response, type, patchText } };
 }

@@ -36,19 +36,23 @@ export function deny(message: string, warnings?: string[]): Decision {
   return warnings === undefined ? { allowed: false, message } : { allowed: false, message, warnings };
 }
 
+/** The decision's JSON patch as text (its values may hold exactly read integers, bigints, which JSON.stringify cannot write). */
+export function patchTextOf(d: Decision): string | undefined {
+  return d.patch === undefined ? undefined : stringifyJson(d.patch);
+}
+
 /**
  * Builds the response the webhook server writes: uid echoed, denial status in Knative's shape,
  * patch base64-encoded with patchType JSONPatch, every warning split on newlines (knative.dev/pkg
  * webhook/admission.go: admissionHandler).
  */
-export function toAdmissionResponse(uid: string, d: Decision): AdmissionResponse {
+export function toAdmissionResponse(uid: string, d: Decision, patchText: string | undefined = patchTextOf(d)): AdmissionResponse {
   const r: AdmissionResponse = { uid, allowed: d.allowed };
   if (!d.allowed) {
     r.status = { metadata: {}, status: "Failure", message: d.message ?? "", reason: "BadRequest", code: 400 };
   }
-  if (d.patch !== undefined) {
-    // The patch's values may hold exactly read integers (bigints), which JSON.stringify cannot write.
-    r.patch = Buffer.from(stringifyJson(d.patch)).toString("base64");
+  if (patchText !== undefined) {
+    r.patch = Buffer.from(patchText).toString("base64");
     r.patchType = "JSONPatch";
   }
   if (d.warnings !== undefined && d.warnings.length > 0) {

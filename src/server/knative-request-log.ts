@@ -86,11 +86,12 @@ export function logAdmissionKnative(logger: Logger, a: AdmittedSummary, latencyM
     "knative.dev/userinfo": c(rq.userInfo.username),
   };
   const handled = rq.operation === "CREATE" || rq.operation === "UPDATE";
-  const patch = a.response.patch === undefined ? undefined : c(Buffer.from(a.response.patch, "base64").toString("utf8"), MAX_LOGGED_MESSAGE_CHARS);
+  // The text the response's base64 was made from, not decoded back (only the lines that quote it clip it).
+  const patch = (): string | undefined => (a.patchText === undefined ? undefined : c(a.patchText, MAX_LOGGED_MESSAGE_CHARS));
   if (a.type === "defaulting" || a.type === "admission") {
     const caller = a.type === "defaulting" ? DEFAULTING_ADMIT : CONFIGMAPS_ADMIT;
     if (!handled) logger.info({ ...fields, [CALLER]: caller }, `Unhandled webhook operation, letting it through ${c(rq.operation)}`);
-    else if (a.type === "defaulting" && a.response.allowed) logger.info({ ...fields, [CALLER]: DEFAULTING_ADMIT }, `Kind: ${JSON.stringify(kind)} PatchBytes: ${patch ?? "null"}`);
+    else if (a.type === "defaulting" && a.response.allowed) logger.info({ ...fields, [CALLER]: DEFAULTING_ADMIT }, `Kind: ${JSON.stringify(kind)} PatchBytes: ${patch() ?? "null"}`);
   } else if (!handled && rq.operation !== "DELETE") {
     logger.info({ ...fields, [CALLER]: VALIDATION_VALIDATE }, `Unhandled webhook validation operation, letting it through ${c(rq.operation)}`);
   } else if (a.response.status?.message.startsWith(VALIDATION_FAILED) === true) {
@@ -103,5 +104,5 @@ export function logAdmissionKnative(logger: Logger, a: AdmittedSummary, latencyM
   fields["admissionreview/result"] = statusString(a, profile);
   const audit = { ...fields, webhook: a.type, latencyMicros, warnings: a.response.warnings?.length, truncated: truncated ? true : undefined, [CALLER]: ADMISSION_HANDLER };
   logger.info(audit, "remote admission controller audit annotations=map[string]string(nil)");
-  if (logger.isLevelEnabled("debug")) logger.debug({ ...fields, [CALLER]: ADMISSION_HANDLER }, `AdmissionReview patch={ type: ${a.response.patchType ?? ""}, body: ${patch ?? ""} }`);
+  if (logger.isLevelEnabled("debug")) logger.debug({ ...fields, [CALLER]: ADMISSION_HANDLER }, `AdmissionReview patch={ type: ${a.response.patchType ?? ""}, body: ${patch() ?? ""} }`);
 }
