@@ -8,7 +8,7 @@
  * prom-client's Histogram only counts "at-or-below" and prints `le` first.
  */
 import type { Registry } from "prom-client";
-import { MAX_SERIES_PER_METRIC } from "./metric-labels.js";
+import { MAX_SERIES_PER_METRIC, SeriesTable } from "./metric-labels.js";
 
 interface Series {
   readonly labels: Readonly<Record<string, string>>;
@@ -33,7 +33,7 @@ export interface MetricSnapshot {
 export class ExplicitBucketHistogram {
   readonly type = "histogram";
   readonly aggregator = "sum";
-  private readonly series = new Map<string, Series>();
+  private readonly series: SeriesTable<readonly string[], Series>;
 
   constructor(
     readonly name: string,
@@ -41,8 +41,10 @@ export class ExplicitBucketHistogram {
     private readonly labelNames: readonly string[],
     private readonly bounds: readonly number[],
     private readonly bound: BucketBound,
-    private readonly maxSeries = MAX_SERIES_PER_METRIC,
-  ) {}
+    maxSeries = MAX_SERIES_PER_METRIC,
+  ) {
+    this.series = new SeriesTable(maxSeries);
+  }
 
   register(registry: Registry): void {
     registry.registerMetric(this as unknown as Parameters<Registry["registerMetric"]>[0]);
@@ -53,20 +55,9 @@ export class ExplicitBucketHistogram {
    * call: the hot path builds the series' labels once, when it first appears). Once the histogram holds `maxSeries`
    * series, a new label set is counted in the series of `overflow()`'s values instead.
    */
-  observe(values: readonly string[], value: number, overflow?: () => readonly string[]): void {
-    let key = values.join("\n");
-    let s = this.series.get(key);
-    if (s === undefined && overflow !== undefined && this.series.size >= this.maxSeries) {
-      values = overflow();
-      key = values.join("\n");
-      s = this.series.get(key);
-    }
-    if (s === undefined) {
-      const own: Record<string, string> = {};
-      this.labelNames.forEach((n, i) => (own[n] = values[i] ?? ""));
-      s = { labels: own, counts: new Array<number>(this.bounds.length + 1).fill(0), sum: 0, count: 0 };
-      this.series.set(key, s);
-    }
+  observe(values: readonly string[], value: number, overflow: () => readonly string[] = () => values): void {
+    const key = values.join("\n");
+    const s = this.series.find(key) ?? this.series.add(key, values, (v) => this.newSeries(v), overflow, (v) => v.join("\n"));
     const bounds = this.bounds;
     let i = 0;
     if (this.bound === "below") while (i < bounds.length && !(value < (bounds[i] as number))) i++;
@@ -74,6 +65,12 @@ export class ExplicitBucketHistogram {
     s.counts[i] = (s.counts[i] ?? 0) + 1;
     s.sum += value;
     s.count++;
+  }
+
+  private newSeries(values: readonly string[]): Series {
+    const own: Record<string, string> = {};
+    this.labelNames.forEach((n, i) => (own[n] = values[i] ?? ""));
+    return { labels: own, counts: new Array<number>(this.bounds.length + 1).fill(0), sum: 0, count: 0 };
   }
 
   /** Each series' labels and how many values it counted (for a counter that is this histogram's count). */

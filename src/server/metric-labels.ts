@@ -87,3 +87,43 @@ export const OVERFLOW_LABELS: RequestLabels = Object.freeze({
   operation: OTHER,
   namespace: OTHER,
 });
+
+/**
+ * A metric's series by key, at most `max` of them: past it, a new label set is counted in the series of the overflow
+ * labels instead (the one bound of Duckbill's prom-client series, metrics.ts, and of Knative's, explicit-histogram.ts).
+ * `find` is the hot path; `add` runs once per new label set.
+ */
+export class SeriesTable<L, T> {
+  private readonly byKey = new Map<string, T>();
+
+  constructor(private readonly max = MAX_SERIES_PER_METRIC) {}
+
+  get size(): number {
+    return this.byKey.size;
+  }
+
+  find(key: string): T | undefined {
+    return this.byKey.get(key);
+  }
+
+  /** The series of `labels` (key `key`), made by `make`; past the bound, that of `overflow()` (keyed by `keyOf`). */
+  add(key: string, labels: L, make: (labels: L) => T, overflow: () => L, keyOf: (labels: L) => string): T {
+    if (this.byKey.size >= this.max) {
+      labels = overflow();
+      key = keyOf(labels);
+      const found = this.byKey.get(key);
+      if (found !== undefined) return found;
+    }
+    const made = make(labels);
+    this.byKey.set(key, made);
+    return made;
+  }
+
+  values(): IterableIterator<T> {
+    return this.byKey.values();
+  }
+
+  clear(): void {
+    this.byKey.clear();
+  }
+}

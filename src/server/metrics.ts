@@ -2,7 +2,7 @@ import { collectDefaultMetrics, Counter, Histogram, Registry } from "prom-client
 import type { AdmittedSummary } from "../admission/http.js";
 import { DEFAULT_PROFILE, type KnativeProfile } from "../config/profile.js";
 import { KnativeWebhookMetrics, OPENTELEMETRY_DURATION_BUCKETS, type KnativeMetricsFamily } from "./knative-metrics.js";
-import { LabelBounds, MAX_SERIES_PER_METRIC, OVERFLOW_LABELS, type RequestLabels } from "./metric-labels.js";
+import { LabelBounds, OVERFLOW_LABELS, SeriesTable, type RequestLabels } from "./metric-labels.js";
 
 const LABELS = ["type", "group", "version", "kind", "subresource", "operation", "status"] as const;
 
@@ -61,21 +61,24 @@ export class WebhookMetrics {
    * each is looked up by one concatenated key instead. Label values are bounded (metric-labels.ts) and so is the
    * number of series: past MAX_SERIES_PER_METRIC, new label sets share the overflow series.
    */
-  private readonly durations = new Map<string, { observe(v: number): void }>();
-  private readonly denied = new Map<string, { inc(): void }>();
+  private readonly durations = new SeriesTable<RequestLabels, { observe(v: number): void }>();
+  private readonly denied = new SeriesTable<RequestLabels, { inc(): void }>();
 
   /** One AdmissionReview answered on `path` in `seconds`. */
   observeAdmission(a: AdmittedSummary, seconds: number, path: string): void {
     const { request, response, type } = a;
     const labels = this.bounds.of(request);
     const status = response.allowed ? "success" : "failure";
-    const series = (l: RequestLabels): string => type + "\n" + l.group + "\n" + l.version + "\n" + l.kind + "\n" + l.subresource + "\n" + l.operation + "\n" + status;
-    const duration = (l: RequestLabels) =>
-      this.duration.labels({ type, group: l.group, version: l.version, kind: l.kind, subresource: l.subresource, operation: l.operation, status });
-    seriesOf(this.durations, series, duration, labels).observe(seconds);
+    const keyOf = (l: RequestLabels): string => type + "\n" + l.group + "\n" + l.version + "\n" + l.kind + "\n" + l.subresource + "\n" + l.operation + "\n" + status;
+    const key = keyOf(labels);
+    const overflow = (): RequestLabels => OVERFLOW_LABELS;
+    const duration =
+      this.durations.find(key) ??
+      this.durations.add(key, labels, (l) => this.duration.labels({ type, group: l.group, version: l.version, kind: l.kind, subresource: l.subresource, operation: l.operation, status }), overflow, keyOf);
+    duration.observe(seconds);
     if (!response.allowed) {
-      const denial = (l: RequestLabels) => this.denials.labels({ type, group: l.group, version: l.version, kind: l.kind, operation: l.operation });
-      seriesOf(this.denied, series, denial, labels).inc();
+      const denial = this.denied.find(key) ?? this.denied.add(key, labels, (l) => this.denials.labels({ type, group: l.group, version: l.version, kind: l.kind, operation: l.operation }), overflow, keyOf);
+      denial.inc();
     }
     this.knative?.observe(a, labels, seconds, path);
   }
@@ -84,20 +87,4 @@ export class WebhookMetrics {
   observeRejection(path: string, code: number): void {
     this.rejected.inc({ path, code: String(code) });
   }
-}
-
-/** The series of `labels` in `cache`, or of OVERFLOW_LABELS once the cache holds MAX_SERIES_PER_METRIC series. */
-function seriesOf<T>(cache: Map<string, T>, keyOf: (l: RequestLabels) => string, make: (l: RequestLabels) => T, labels: RequestLabels): T {
-  let key = keyOf(labels);
-  let found = cache.get(key);
-  if (found !== undefined) return found;
-  if (cache.size >= MAX_SERIES_PER_METRIC) {
-    labels = OVERFLOW_LABELS;
-    key = keyOf(labels);
-    found = cache.get(key);
-    if (found !== undefined) return found;
-  }
-  found = make(labels);
-  cache.set(key, found);
-  return found;
 }
