@@ -92,7 +92,7 @@ export interface EntryRead {
   readonly firstRead?: ObservedConfigMap;
 }
 
-function unusable(file: string, reason: string, content: string): UnusableEntry {
+function unusable(file: string, reason: string, content: string | Buffer): UnusableEntry {
   return { file, reason, key: `${reason}\0${createHash("sha256").update(content).digest("hex")}` };
 }
 
@@ -142,14 +142,14 @@ async function readMounted(dir: string): Promise<EntryRead> {
   return { observed: { version: digest(data), data } };
 }
 
-function fileEntry(file: string, text: string, content: ConfigFileContent): EntryRead {
+function fileEntry(file: string, bytes: Buffer, content: ConfigFileContent): EntryRead {
   switch (content.kind) {
     case "data":
       return { observed: { version: digest(content.data), data: content.data } };
     case "empty":
-      return { unusable: unusable(file, "the file is empty", text), firstRead: EMPTY_OBSERVED };
+      return { unusable: unusable(file, "the file is empty", bytes), firstRead: EMPTY_OBSERVED };
     case "invalid":
-      return { observed: invalid(content.error), unusable: unusable(file, content.error, text) };
+      return { observed: invalid(content.error), unusable: unusable(file, content.error, bytes) };
   }
 }
 
@@ -158,16 +158,17 @@ function fileEntry(file: string, text: string, content: ConfigFileContent): Entr
  * and a 1 MiB file costs most of a second of parsing).
  */
 export class ParsedFiles {
-  private readonly byPath = new Map<string, { readonly bytes: Buffer; readonly content: ConfigFileContent }>();
+  private readonly byPath = new Map<string, { readonly bytes: Buffer; readonly entry: EntryRead }>();
 
   constructor(private readonly parser: ConfigFileParser = inlineParser) {}
 
-  async read(file: string, bytes: Buffer): Promise<ConfigFileContent> {
+  /** What the file holds: parsed, digested and judged once per content. */
+  async read(file: string, bytes: Buffer): Promise<EntryRead> {
     const known = this.byPath.get(file);
-    if (known !== undefined && known.bytes.equals(bytes)) return known.content;
-    const content = await this.parser.parse(file, bytes.toString("utf8"));
-    this.byPath.set(file, { bytes, content });
-    return content;
+    if (known !== undefined && known.bytes.equals(bytes)) return known.entry;
+    const entry = fileEntry(file, bytes, await this.parser.parse(file, bytes.toString("utf8")));
+    this.byPath.set(file, { bytes, entry });
+    return entry;
   }
 
   /** Forgets the files not in `paths`. */
@@ -214,7 +215,7 @@ export async function readConfigDirectory(dir: string, names: readonly string[],
       continue;
     }
     seen.add(file);
-    out.set(name, fileEntry(file, read.bytes.toString("utf8"), await files.read(file, read.bytes)));
+    out.set(name, await files.read(file, read.bytes));
   }
   files.keepOnly(seen);
   return out;
