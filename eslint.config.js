@@ -38,9 +38,11 @@ export default tseslint.config(
   })),
   // Inside src/cli, rooms import downward too: main.ts (dispatch) → the commands (check, upgrade, features,
   // test-suites, admit) and serve → cluster (reading a cluster for the commands) → the command line's own files at
-  // the top of src/cli (settings table, help, usage, io) → kubectl (what kubectl does with manifests).
+  // the top of src/cli (help, usage, io) → kubectl (what kubectl does with manifests) and settings (the table of
+  // every command's flags and variables, parsed once into typed settings), which do not import each other.
   ...Object.entries({
-    kubectl: { parent: true, rooms: ["check", "upgrade", "features", "test-suites", "admit", "cluster", "serve"] },
+    kubectl: { parent: true, rooms: ["check", "upgrade", "features", "test-suites", "admit", "cluster", "serve", "settings"] },
+    settings: { parent: true, rooms: ["check", "upgrade", "features", "test-suites", "admit", "cluster", "serve", "kubectl"] },
     cluster: { parent: false, rooms: ["check", "upgrade", "features", "test-suites", "admit", "serve"] },
     check: { parent: false, rooms: ["upgrade", "features", "test-suites", "admit", "serve"] },
     upgrade: { parent: false, rooms: ["features", "test-suites", "admit", "serve"] },

@@ -120,7 +120,7 @@ if (parts.has("knative")) {
 // server stands for both, else the default is measured apart.
 let defaultWorkers;
 try {
-  defaultWorkers = (await import("../dist/cli/options.js")).SERVE_OPTIONS.find((o) => o.flag === "workers").default;
+  defaultWorkers = (await import("../dist/cli/settings/options.js")).SERVE_OPTIONS.find((o) => o.flag === "workers").default;
 } catch (e) {
   console.error(`bench: cannot read duckbill serve's options from dist/ (run \`npm run build\` first): ${e instanceof Error ? e.message : String(e)}`);
   process.exit(2);

@@ -3,7 +3,7 @@
  * default. The README keeps its Markdown tables (optionsTable in ./options.ts); `--help` renders the same option
  * lists here, so the two never disagree about a flag.
  */
-import type { OptionSpec } from "./options.js";
+import type { OptionSpec } from "./settings/options.js";
 
 /** Terminal help never runs past this column. */
 export const HELP_WIDTH = 100;

@@ -1,6 +1,7 @@
 import { parseArgs } from "node:util";
+import { deprecatedNames, type Environment, type OptionSpec } from "./settings/options.js";
 import { loadConfigDir } from "../config/dir.js";
-import { resolveKnativeProfile } from "../config/profile.js";
+import { knativeProfile } from "../config/profile.js";
 import { defaultSnapshot, type ConfigSnapshot } from "../config/snapshot.js";
 import { ManifestError, NoObjectsError } from "./kubectl/manifests.js";
 import { argsProblem } from "./suggest.js";
@@ -43,11 +44,11 @@ export function clusterCall<T>(fn: () => T): T {
 
 /**
  * Loads `--config-dir` (or Knative's defaults), for the commands that answer without a server, as the Knative
- * release `--knative-version` (or KNATIVE_VERSION) names.
+ * release `--knative-version` names (as resolved: flag, else DUCKBILL_KNATIVE_VERSION, else auto).
  */
-export async function loadConfig(configDir: string | undefined, knativeVersion?: string): Promise<ConfigSnapshot> {
+export async function loadConfig(configDir: string | undefined, knativeVersion: string): Promise<ConfigSnapshot> {
   try {
-    const profile = resolveKnativeProfile(knativeVersion);
+    const profile = knativeProfile(knativeVersion);
     if (configDir === undefined || configDir === "") return defaultSnapshot(profile);
     return await loadConfigDir(configDir, profile);
   } catch (e) {
@@ -83,4 +84,9 @@ export function exitOnError(command: string, e: unknown, io: CliIO): number {
     return 2;
   }
   throw e;
+}
+
+/** One stderr line per setting given under a deprecated name (src/cli/settings/options.ts: deprecatedNames). */
+export function warnDeprecated(command: string, options: readonly OptionSpec[], env: Environment, io: CliIO): void {
+  for (const w of deprecatedNames(options, {}, env)) io.error(`duckbill ${command}: warning: ${w}\n`);
 }

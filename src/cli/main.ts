@@ -1,13 +1,13 @@
 import { parseArgs } from "node:util";
 import { argsProblem } from "./suggest.js";
-import { resolveKnativeProfile } from "../config/profile.js";
+import { knativeProfile } from "../config/profile.js";
 import { defaultSnapshot } from "../config/snapshot.js";
-import type { LogLevel } from "../server/logging.js";
 import { isAdmissionPath } from "../admission/http.js";
-import { ADMIT_OPTIONS, HELP_OPTION, VERSION_OPTIONS } from "./command-options.js";
+import { ADMIT_OPTIONS, HELP_OPTION, VERSION_OPTIONS } from "./settings/command-options.js";
 import { defaultDeps } from "./deps.js";
 import { wantsHelp } from "./help.js";
-import { parseArgsOptions, resolveSettings, settingOf, SERVE_OPTIONS } from "./options.js";
+import { deprecatedNames, parseArgsOptions, settingOf, SERVE_OPTIONS, type Environment } from "./settings/options.js";
+import { readServeSettings } from "./settings/serve-settings.js";
 import { HELP_BY_COMMAND, helpText } from "./usage.js";
 import { formatVersion, versionInfo } from "./version.js";
 
@@ -34,18 +34,19 @@ async function readStdin(): Promise<string> {
   return Buffer.concat(chunks).toString("utf8");
 }
 
-async function serve(argv: string[]): Promise<number> {
+async function serve(argv: string[], env: Environment): Promise<number> {
   const parsed = parseOrUsage("serve", argv, parseArgsOptions(SERVE_OPTIONS));
   if (typeof parsed === "number") return parsed;
-  const { values } = parsed;
-  const settings = resolveSettings(values as Record<string, string | boolean | undefined>, process.env);
-  const { answerRebalancing, parseWorkers, reportServing, runPrimary, serveWorkerMetrics } = await import("./serve/workers.js");
-  const workers = parseWorkers(settings.workers);
+  // Read and checked once, before anything starts: a bad setting fails the start with a clear message.
+  const settings = readServeSettings(parsed.values as Record<string, string | boolean | undefined>, env);
+  const { answerRebalancing, workerCount, reportServing, runPrimary, serveWorkerMetrics } = await import("./serve/workers.js");
+  const workers = workerCount(settings.workers);
   const { default: cluster } = await import("node:cluster");
-  if (workers > 1 && cluster.isPrimary) {
-    const [{ createLogger }, { logStyle }] = await Promise.all([import("../server/logging.js"), import("./serve/serve.js")]);
-    return runPrimary(settings, workers, createLogger(settings["log-level"] as LogLevel, undefined, {}, logStyle(settings)));
-  }
+  const { serveLogger } = await import("./serve/serve.js");
+  const logger = serveLogger(settings);
+  // Workers read the same flags and environment: the primary (or the single process) warns once.
+  if (!cluster.isWorker) for (const w of settings.deprecations) logger.warn(w);
+  if (workers > 1 && cluster.isPrimary) return runPrimary(settings, workers, logger);
   // Commands load what they need only: `admit` never loads the HTTP stack.
   const { startWebhook } = await import("./serve/serve.js");
   // Signals are handled from before the server starts: a SIGTERM that arrives while it starts (or right after the
@@ -73,10 +74,8 @@ async function serve(argv: string[]): Promise<number> {
   if (cluster.isWorker) {
     // The primary serves the summed metrics and forwards SIGTERM; a terminal's Ctrl-C reaches it too.
     process.on("SIGINT", () => undefined);
-    const [{ createLogger }, { logStyle }] = await Promise.all([import("../server/logging.js"), import("./serve/serve.js")]);
-    const logger = createLogger(settings["log-level"] as LogLevel, undefined, {}, logStyle(settings)).child({ worker: cluster.worker?.id });
-    running = await startWebhook({ ...settings, "metrics-port": "0" }, defaultDeps(), {
-      logger,
+    running = await startWebhook({ ...settings, "metrics-port": 0 }, defaultDeps(), {
+      logger: logger.child({ worker: cluster.worker?.id }),
       onRegistry: serveWorkerMetrics,
       servingMessage: "worker serving",
     });
@@ -84,19 +83,20 @@ async function serve(argv: string[]): Promise<number> {
     reportServing(running.port);
   } else {
     process.on("SIGINT", () => onSignal("SIGINT"));
-    running = await startWebhook(settings, defaultDeps());
+    running = await startWebhook(settings, defaultDeps(), { logger });
   }
   if (stopping !== undefined) shutdown(running, stopping);
   return new Promise<number>(() => undefined);
 }
 
-async function admit(argv: string[]): Promise<number> {
+async function admit(argv: string[], env: Environment): Promise<number> {
   const parsed = parseOrUsage("admit", argv, parseArgsOptions(ADMIT_OPTIONS));
   if (typeof parsed === "number") return parsed;
   const values = parsed.values as Record<string, unknown>;
-  const setting = (flag: string): string => settingOf(ADMIT_OPTIONS, flag, values, process.env);
+  const setting = (flag: string): string => settingOf(ADMIT_OPTIONS, flag, values, env);
+  for (const w of deprecatedNames(ADMIT_OPTIONS, values, env)) console.error(`duckbill admit: warning: ${w}`);
   const configDir = setting("config-dir");
-  const profile = resolveKnativeProfile(values["knative-version"] as string | undefined);
+  const profile = knativeProfile(setting("knative-version"));
   // The YAML parser loads only when a directory is read (`serve` does not need it at startup).
   const config = configDir !== "" ? await (await import("../config/dir.js")).loadConfigDir(configDir, profile) : defaultSnapshot(profile);
   const deps = defaultDeps();
@@ -119,17 +119,21 @@ async function admit(argv: string[]): Promise<number> {
   return 0;
 }
 
-function version(argv: string[]): number {
+function version(argv: string[], env: Environment): number {
   const parsed = parseOrUsage("version", argv, parseArgsOptions(VERSION_OPTIONS));
   if (typeof parsed === "number") return parsed;
-  const output = settingOf(VERSION_OPTIONS, "output", parsed.values, process.env);
+  const output = settingOf(VERSION_OPTIONS, "output", parsed.values, env);
   if (output !== "text" && output !== "json") return usageError("version", `--output must be text or json, got "${output}"`);
   const info = versionInfo();
   process.stdout.write(output === "json" ? JSON.stringify(info, null, 2) + "\n" : formatVersion(info));
   return 0;
 }
 
-export async function main(argv: string[]): Promise<number> {
+/**
+ * Runs one command. `env` is the process environment: this is where it is read (src/cli/index.ts passes
+ * process.env), and the settings table (./settings/options.ts) is what reads variables out of it.
+ */
+export async function main(argv: string[], env: Environment = process.env): Promise<number> {
   const [command, ...rest] = argv;
   // Every command answers -h and --help before looking at its other arguments (`features` per subcommand).
   if (command !== undefined && command !== "features" && Object.hasOwn(HELP_BY_COMMAND, command) && wantsHelp(rest)) {
@@ -138,20 +142,20 @@ export async function main(argv: string[]): Promise<number> {
   }
   switch (command) {
     case "serve":
-      return serve(rest);
+      return serve(rest, env);
     case "admit":
-      return admit(rest);
+      return admit(rest, env);
     case "check":
-      return (await import("./check/check-command.js")).runCheck(rest);
+      return (await import("./check/check-command.js")).runCheck(rest, undefined, undefined, env);
     case "test":
-      return (await import("./test-suites/test-command.js")).runTest(rest);
+      return (await import("./test-suites/test-command.js")).runTest(rest, undefined, undefined, env);
     case "features":
-      return (await import("./features/features-command.js")).runFeatures(rest);
+      return (await import("./features/features-command.js")).runFeatures(rest, undefined, undefined, env);
     case "upgrade-check":
-      return (await import("./upgrade/upgrade-check.js")).runUpgradeCheck(rest);
+      return (await import("./upgrade/upgrade-check.js")).runUpgradeCheck(rest, undefined, undefined, env);
     case "version":
     case "--version":
-      return version(rest);
+      return version(rest, env);
     case undefined:
       process.stderr.write(helpText("help"));
       return 2;

@@ -3,9 +3,9 @@
  * options in groups (rendered by ./help.ts from the option lists the commands parse with).
  */
 import { KNATIVE_VERSIONS } from "../config/profile.js";
-import { ADMIT_OPTIONS, CHECK_OPTIONS, FEATURES_OPTIONS, IMPACT_OPTIONS, TEST_OPTIONS, VERSION_OPTIONS } from "./command-options.js";
+import { ADMIT_OPTIONS, CHECK_OPTIONS, FEATURES_OPTIONS, IMPACT_OPTIONS, TEST_OPTIONS, VERSION_OPTIONS } from "./settings/command-options.js";
 import { groupOptions, renderHelp, type HelpSpec } from "./help.js";
-import { SERVE_OPTIONS, UPGRADE_CHECK_OPTIONS } from "./options.js";
+import { SERVE_OPTIONS, UPGRADE_CHECK_OPTIONS } from "./settings/options.js";
 
 const RELEASES = KNATIVE_VERSIONS.join(", ");
 
@@ -34,14 +34,14 @@ export const SERVE_HELP: HelpSpec = {
   usage: ["duckbill serve [options]"],
   description: [
     "Runs the HTTPS admission webhook. Standalone (no cluster credentials) it generates its certificates and uses Knative's default configuration; in a cluster it keeps its certificate Secret and the three webhook configurations current and follows Knative's ConfigMaps.",
-    "Each setting is a flag or an environment variable; a flag beats the variable, which beats the default. Durations are Go durations (45s, 1m30s).",
+    "Each setting is a flag or an environment variable; a flag beats the variable, which beats the default. Variables are Knative's own where Knative reads one, else DUCKBILL_ and the flag; earlier names still work, with a warning. Durations are Go durations (45s, 1m30s).",
   ],
   groups: groupOptions(SERVE_OPTIONS, [
     { title: "Listening and TLS", flags: ["port", "host", "http2", "tls-min-version", "tls-max-version", "tls-cipher-suites", "tls-curve-preferences", "client-ca", "tls-source", "cert-dir", "generated-cert-dir", "secret-name"] },
-    { title: "Cluster", flags: ["kubeconfig", "namespace", "service-name", "knative-version", "reconcile-webhooks", "webhook-url", "disable-ha", "dry-run-timeout", "impact-warnings", "kube-api-qps", "kube-api-burst"] },
+    { title: "Cluster", flags: ["kubeconfig", "system-namespace", "service-name", "knative-version", "reconcile-webhooks", "webhook-url", "disable-ha", "disable-namespace-ownership", "cluster-domain", "dry-run-timeout", "impact-warnings", "kube-api-qps", "kube-api-burst", "pod-name"] },
     { title: "Configuration", flags: ["config-source", "config-dir", "config-watchdog", "config-logging-name", "config-observability-name", "config-leader-election-name", "generational"] },
     { title: "Limits and timeouts", flags: ["request-timeout", "headers-timeout", "keep-alive-timeout", "drain-timeout", "max-connections", "max-buffered-bytes", "workers"] },
-    { title: "Metrics and logging", flags: ["metrics-port", "metrics-host", "knative-metrics", "log-level", "log-format"] },
+    { title: "Metrics and logging", flags: ["metrics-port", "metrics-host", "knative-metrics", "default-metrics-backend", "log-level", "log-format"] },
   ]),
   footer: ["On SIGTERM it fails its probes, keeps answering until no request arrived for --drain-timeout, then exits 0; a second signal exits at once."],
 };
@@ -79,7 +79,7 @@ export const FEATURES_HELP: HelpSpec = {
     "Without a subcommand: every config-features flag of the Knative release, with its state (in DIR, in the cluster, or Knative's defaults), its default, its type and what it gates.",
     "explain: what a flag gates and how to turn it on or off; or, for a field (spec.template.spec.affinity, volumes[*].nfs, or a bare name such as privileged), which flag gates it, or that Knative never allows it or allows only some values. A name that is neither a flag nor a field exits 2 with the closest ones.",
     'impact: which objects the webhook would start denying once the flag is Disabled: manifests, or the cluster\'s live Services and Configurations (see "duckbill features impact --help").',
-    `--knative-version (env KNATIVE_VERSION) is the release whose flags apply: ${RELEASES}; auto is the cluster's with --kubeconfig, else ${KNATIVE_VERSIONS[0]}.`,
+    `--knative-version (env DUCKBILL_KNATIVE_VERSION) is the release whose flags apply: ${RELEASES}; auto is the cluster's with --kubeconfig, else ${KNATIVE_VERSIONS[0]}.`,
     "Exit status: 0; 2 usage errors, an unknown flag or field, or a cluster that cannot be read.",
   ],
   groups: [{ title: "Options", options: FEATURES_OPTIONS }],

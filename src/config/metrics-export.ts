@@ -1,7 +1,7 @@
 /**
  * Whether the release's webhook exports its metrics to Prometheus, as config-observability says (`--knative-metrics
  * auto`). Knative 1.17 (knative.dev/pkg metrics/config.go: createMetricsConfig): `metrics.backend-destination`,
- * else the DEFAULT_METRICS_BACKEND environment variable, else `prometheus`, lower-cased; `opencensus` and `none`
+ * else the DEFAULT_METRICS_BACKEND environment variable (`--default-metrics-backend`), else `prometheus`, lower-cased; `opencensus` and `none`
  * export nothing to Prometheus. From serving v0.46.0 (knative.dev/pkg observability/metrics/config.go: NewFromMap):
  * `metrics-protocol`, default `none`; only `prometheus` serves a scrape endpoint.
  */
@@ -9,9 +9,9 @@ import type { KnativeProfile } from "./profile.js";
 import type { ConfigData } from "./types.js";
 
 /** True or false; undefined when the ConfigMap is one Knative rejects (its exporter then stays as it was). */
-export function exportsPrometheusMetrics(data: ConfigData | undefined, profile: KnativeProfile, env: NodeJS.ProcessEnv = process.env): boolean | undefined {
+export function exportsPrometheusMetrics(data: ConfigData | undefined, profile: KnativeProfile, defaultBackend: string): boolean | undefined {
   if (profile.webhookMetrics === "opencensus") {
-    let backend = env.DEFAULT_METRICS_BACKEND ?? "";
+    let backend = defaultBackend;
     if (backend === "") backend = "prometheus";
     const fromConfig = data?.["metrics.backend-destination"];
     if (fromConfig !== undefined) backend = fromConfig;

@@ -269,26 +269,17 @@ export function isKnativeVersion(v: string): v is KnativeVersion {
   return (KNATIVE_VERSIONS as readonly string[]).includes(v);
 }
 
-/** `--knative-version` (else KNATIVE_VERSION, else `auto`), checked: an error names the accepted values. */
-export function knativeVersionSetting(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): KnativeVersionSetting {
-  const v = flag !== undefined && flag !== "" ? flag : (env.KNATIVE_VERSION ?? "");
-  if (v === "" || v === "auto") return "auto";
-  if (!isKnativeVersion(v)) throw new Error(`--knative-version (KNATIVE_VERSION) must be auto or one of ${KNATIVE_VERSIONS.join(", ")}, got "${v}"`);
-  return v;
+/** `--knative-version` as resolved (flag, else DUCKBILL_KNATIVE_VERSION; "" is `auto`), checked: an error names the accepted values. */
+export function knativeVersionSetting(setting: string): KnativeVersionSetting {
+  if (setting === "" || setting === "auto") return "auto";
+  if (!isKnativeVersion(setting)) throw new Error(`--knative-version (DUCKBILL_KNATIVE_VERSION) must be auto or one of ${KNATIVE_VERSIONS.join(", ")}, got "${setting}"`);
+  return setting;
 }
 
-/**
- * The profile a command that has no cluster to ask runs with: `--knative-version`, else KNATIVE_VERSION, else
- * `auto`, which offline is DEFAULT_KNATIVE_VERSION.
- */
-export function resolveKnativeProfile(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): KnativeProfile {
-  const v = knativeVersionSetting(flag, env);
+/** The profile a command that has no cluster to ask runs with: `auto` offline is DEFAULT_KNATIVE_VERSION. */
+export function knativeProfile(setting: string): KnativeProfile {
+  const v = knativeVersionSetting(setting);
   return PROFILES[v === "auto" ? DEFAULT_KNATIVE_VERSION : v];
-}
-
-/** `--knative-version`: a release or `auto` (offline: DEFAULT_KNATIVE_VERSION); an error names them otherwise. */
-export function knativeProfile(version: string): KnativeProfile {
-  return resolveKnativeProfile(version === "" ? "auto" : version, {});
 }
 
 /** The profile chosen for a cluster's Knative release label, and how well it fits. */

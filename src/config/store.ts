@@ -98,19 +98,15 @@ export interface ConfigStore {
 
 /**
  * The mode for `duckbill serve`'s settings: an explicit `source` (cluster, dir, defaults) wins; "auto" or empty
- * means a directory when one is given, the cluster when credentials are pointed at or the process runs in a
- * pod, Knative's defaults otherwise.
+ * means a directory when one is given, the cluster when there are credentials (a kubeconfig pointed at, or a pod's
+ * service account), Knative's defaults otherwise.
  */
-export function chooseConfigStoreMode(
-  settings: { readonly source?: string; readonly dir?: string; readonly kubeconfig?: string },
-  env: NodeJS.ProcessEnv = process.env,
-): ConfigStoreMode {
+export function chooseConfigStoreMode(settings: { readonly source?: string; readonly dir?: string; readonly credentials: boolean }): ConfigStoreMode {
   const source = settings.source ?? "";
   if (source === "cluster" || source === "dir" || source === "defaults") return source;
   if (source !== "" && source !== "auto") throw new Error(`the configuration source must be auto, cluster, dir or defaults, got "${source}"`);
   if ((settings.dir ?? "") !== "") return "dir";
-  if ((settings.kubeconfig ?? "") !== "" || (env.KUBECONFIG ?? "") !== "" || (env.KUBERNETES_SERVICE_HOST ?? "") !== "") return "cluster";
-  return "defaults";
+  return settings.credentials ? "cluster" : "defaults";
 }
 
 export const DEFAULT_NAMESPACE = "knative-serving";

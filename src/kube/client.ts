@@ -12,11 +12,19 @@ import { KubeConfig } from "@kubernetes/client-node";
 /** Where kubelet mounts the pod's service-account credentials. */
 export const SERVICE_ACCOUNT_DIR = "/var/run/secrets/kubernetes.io/serviceaccount";
 
+/** The environment client-go's loading rules read (the command line hands it down; nothing here reads process.env). */
+export interface KubeEnvironment {
+  /** A list of files, separated as PATH is. */
+  readonly KUBECONFIG?: string | undefined;
+  readonly KUBERNETES_SERVICE_HOST?: string | undefined;
+  readonly KUBERNETES_SERVICE_PORT?: string | undefined;
+}
+
 export interface KubeConfigRequest {
   /** `--kubeconfig`: an explicit file wins over everything else. */
   readonly kubeconfig?: string | undefined;
-  /** Defaults to process.env (KUBECONFIG, KUBERNETES_SERVICE_HOST/PORT). */
-  readonly env?: NodeJS.ProcessEnv;
+  /** What client-go reads from the environment; `{}` for credentials from `kubeconfig` only. */
+  readonly env: KubeEnvironment;
   /** Prefix for SERVICE_ACCOUNT_DIR (client-node's loadFromCluster pathPrefix); "" in a pod, a temp dir in tests. */
   readonly fsRoot?: string;
   /** Defaults to os.homedir(); tests point it at an empty directory. */
@@ -53,8 +61,8 @@ function withServer(kc: KubeConfig, origin: string): LoadedKubeConfig {
  * then ~/.kube/config, then the in-cluster service account. Unlike client-node's loadFromDefault, never falls
  * back to http://localhost:8080: a webhook that silently talks to nothing is worse than one that refuses to start.
  */
-export function loadKubeConfig(req: KubeConfigRequest = {}): LoadedKubeConfig {
-  const env = req.env ?? process.env;
+export function loadKubeConfig(req: KubeConfigRequest): LoadedKubeConfig {
+  const env = req.env;
   if (req.kubeconfig !== undefined && req.kubeconfig !== "") return loadFile(req.kubeconfig, "--kubeconfig");
   const fromEnv = (env.KUBECONFIG ?? "").split(delimiter).filter((f) => f !== "");
   if (fromEnv.length > 0) {
@@ -86,7 +94,7 @@ export function loadKubeConfig(req: KubeConfigRequest = {}): LoadedKubeConfig {
 /**
  * client-go's rest.InClusterConfig: always HTTPS, the service-account CA, and the token read from its file (which
  * client-node re-reads every minute, as client-go does, since projected tokens rotate). client-node's own
- * loadFromCluster reads process.env itself and picks plain HTTP for some ports, hence this version.
+ * loadFromCluster reads the process environment itself and picks plain HTTP for some ports, hence this version.
  */
 function inCluster(host: string, port: string, saDir: string): LoadedKubeConfig {
   const server = `https://${isIPv6(host) ? `[${host}]` : host}:${port}`;

@@ -8,14 +8,12 @@ import type { KubeConfig } from "@kubernetes/client-node";
 import type { ClusterSourceContext, ConfigSource } from "../config/store.js";
 import type { ConfigData } from "../config/snapshot.js";
 import { DEFAULT_BACKOFF, type BackoffPolicy } from "./backoff.js";
-import { loadKubeConfig, RequestThrottle, resolveClientRateLimits, type ClientRateLimits } from "./client.js";
+import { RequestThrottle, resolveClientRateLimits, type ClientRateLimits } from "./client.js";
 import { ClusterConfigMapSource } from "./configmap-source.js";
 
 export interface ClusterConfigSourceOptions {
-  /** `--kubeconfig`; otherwise KUBECONFIG, ~/.kube/config, then the in-cluster service account. */
-  readonly kubeconfig?: string;
-  /** An already loaded KubeConfig, used instead of `kubeconfig`. */
-  readonly kubeConfig?: KubeConfig;
+  /** The cluster's credentials (src/kube/client.ts: loadKubeConfig). */
+  readonly kubeConfig: KubeConfig;
   /** Reconnect backoff (default 200 ms doubling to 30 s). */
   readonly backoff?: BackoffPolicy;
   /** Client-side request rate (default Knative's 20 QPS, burst 40). */
@@ -31,12 +29,7 @@ export interface ClusterConfigSourceOptions {
 
 /** The list/watch source of the store's ConfigMaps in the cluster `o` points at. */
 export function openClusterConfigSource(o: ClusterConfigSourceOptions, ctx: ClusterSourceContext): ConfigSource {
-  let kubeConfig = o.kubeConfig;
-  if (kubeConfig === undefined) {
-    const loaded = loadKubeConfig({ kubeconfig: o.kubeconfig });
-    ctx.logger.info({ credentials: loaded.origin, server: loaded.server }, "using Kubernetes credentials");
-    kubeConfig = loaded.kubeConfig;
-  }
+  const kubeConfig = o.kubeConfig;
   const timeout = o.watchTimeoutSeconds;
   return new ClusterConfigMapSource({
     kubeConfig,

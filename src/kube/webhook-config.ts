@@ -143,15 +143,6 @@ export function parseWebhookUrl(s: string): string {
   return `${u.protocol}//${u.host}`;
 }
 
-/** Go's strconv.ParseBool, for WEBHOOK_DISABLE_NAMESPACE_OWNERSHIP (unset or empty: false). */
-export function disableNamespaceOwnershipFromEnv(env: NodeJS.ProcessEnv = process.env): boolean {
-  const v = env.WEBHOOK_DISABLE_NAMESPACE_OWNERSHIP ?? "";
-  if (v === "") return false;
-  if (["1", "t", "T", "TRUE", "true", "True"].includes(v)) return true;
-  if (["0", "f", "F", "FALSE", "false", "False"].includes(v)) return false;
-  throw new Error(`WEBHOOK_DISABLE_NAMESPACE_OWNERSHIP: strconv.ParseBool: parsing "${v}": invalid syntax`);
-}
-
 /** What the configuration should say besides the rules. */
 export interface WebhookConfigInputs {
   /** The CA bundle, base64 as in the Secret's data (and in `clientConfig.caBundle`). */

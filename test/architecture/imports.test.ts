@@ -13,11 +13,12 @@ const SRC = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..", "src");
 const RANK: Record<string, number> = { go: 0, apis: 1, duck: 2, config: 2, certs: 3, serving: 3, admission: 4, kube: 4, server: 5, cli: 6 };
 
 /**
- * The rooms of src/cli, lowest first: kubectl's manifest handling; the command line's own files (the settings table,
- * help, usage, io: src/cli/*.ts but main.ts); reading a cluster for the commands; check, which upgrade, features and
+ * The rooms of src/cli, lowest first: kubectl's manifest handling and the settings (the one table of every command's
+ * flags and variables, parsed into typed settings), neither importing the other; the command line's own files (help,
+ * usage, io: src/cli/*.ts but main.ts); reading a cluster for the commands; check, which upgrade, features and
  * test-suites build on; the other commands and serve; main.ts, which dispatches to them.
  */
-const CLI_RANK: Record<string, number> = { kubectl: 0, "": 1, cluster: 2, check: 3, upgrade: 4, features: 4, "test-suites": 4, admit: 4, serve: 4, main: 5 };
+const CLI_RANK: Record<string, number> = { kubectl: 0, settings: 0, "": 1, cluster: 2, check: 3, upgrade: 4, features: 4, "test-suites": 4, admit: 4, serve: 4, main: 5 };
 
 function cliRoom(file: string): string | undefined {
   const parts = relative(SRC, file).split("/");
@@ -124,5 +125,14 @@ describe("src/ import graph", () => {
     }
     expect([...rooms].sort()).toEqual(Object.keys(CLI_RANK).sort());
     expect(upward).toEqual([]);
+  });
+});
+
+describe("the process environment", () => {
+  // Read in one place, src/cli/main.ts, and handed down: the settings table (src/cli/settings/options.ts) says
+  // which variables exist, and everything below takes values, not `process.env`.
+  it("is read only by src/cli/main.ts", () => {
+    const readers = sources(SRC).filter((f) => /process\.env\b/.test(readFileSync(f, "utf8").replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, "")));
+    expect(readers.map((f) => relative(SRC, f))).toEqual(["cli/main.ts"]);
   });
 });

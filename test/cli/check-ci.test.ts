@@ -7,7 +7,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
 import { runCheck } from "../../src/cli/check/check-command.js";
 import { CRD_SCHEMAS } from "../../src/cli/check/crd-schemas.js";
@@ -20,8 +20,11 @@ import { elementsNamed, parseXml, type XmlElement } from "../support/xml.js";
 const FIXTURES = "test/fixtures/check";
 const BROKEN_DIR = `${FIXTURES}/with-broken`;
 
+/** The environment the command is given (main.ts hands it process.env). */
+let env: Record<string, string> = {};
+
 function check(args: string[], stdin = ""): Promise<CapturedRun> {
-  return runCaptured(async (io) => runCheck(args, { ...io, readStdin: async () => stdin }));
+  return runCaptured(async (io) => runCheck(args, { ...io, readStdin: async () => stdin }, undefined, env));
 }
 
 const RESERVED_LINE =
@@ -230,12 +233,12 @@ describe("check --kubeconfig", () => {
   });
   afterAll(async () => rm(dir, { recursive: true, force: true }));
   beforeEach(async () => {
-    vi.stubEnv("KNATIVE_VERSION", "1.24");
+    env = { DUCKBILL_KNATIVE_VERSION: "1.24" };
     api = await FakeApiServer.start({ resources: [...BUILTIN_RESOURCES, CUSTOM_RESOURCE_DEFINITIONS] });
     await writeFile(kubeconfig, api.kubeconfigYaml());
   });
   afterEach(async () => {
-    vi.unstubAllEnvs();
+    env = {};
     await api.close();
   });
 
@@ -300,7 +303,7 @@ describe("check --kubeconfig", () => {
   });
 
   it("takes the release from the cluster with --knative-version auto, and refuses --config-dir beside it", async () => {
-    vi.stubEnv("KNATIVE_VERSION", "");
+    env = {};
     const r = await check(["--kubeconfig", kubeconfig, `${BROKEN_DIR}/a-hello.yaml`]);
     expect(r.stderr).toMatch(/^note: answering as Knative 1\.24: no release label found in the cluster; pin one with --knative-version$/m);
     const both = await check(["--kubeconfig", kubeconfig, "--config-dir", `${FIXTURES}/config-affinity`, `${BROKEN_DIR}/a-hello.yaml`]);

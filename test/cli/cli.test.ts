@@ -77,7 +77,7 @@ describe("duckbill serve", () => {
     const dir = await mkdtemp(join(tmpdir(), "duckbill-serve-"));
     const metricsPortWanted = await freePort();
     const child = spawn(process.execPath, [bin, "serve"], {
-      env: { ...process.env, WEBHOOK_PORT: "0", WEBHOOK_HOST: "127.0.0.1", METRICS_PORT: String(metricsPortWanted), METRICS_HOST: "127.0.0.1", GENERATED_CERT_DIR: dir, DRAIN_TIMEOUT: "200ms", LOG_LEVEL: "info", CONFIG_SOURCE: "defaults" },
+      env: { ...process.env, WEBHOOK_PORT: "0", DUCKBILL_HOST: "127.0.0.1", DUCKBILL_METRICS_PORT: String(metricsPortWanted), DUCKBILL_METRICS_HOST: "127.0.0.1", DUCKBILL_GENERATED_CERT_DIR: dir, DUCKBILL_DRAIN_TIMEOUT: "200ms", DUCKBILL_LOG_LEVEL: "info", DUCKBILL_CONFIG_SOURCE: "defaults" },
       stdio: ["ignore", "pipe", "inherit"],
     });
     try {

@@ -6,7 +6,7 @@
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { listServingObjects, readAdmissionConfig } from "../../src/cli/cluster/features-cluster.js";
 import { runFeatures } from "../../src/cli/features/features-command.js";
 import { nextApplyOf } from "../../src/cli/cluster/live-objects.js";
@@ -33,17 +33,19 @@ beforeAll(async () => {
 afterAll(async () => rm(dir, { recursive: true, force: true }));
 beforeEach(async () => {
   // A fixed release, so stderr holds only what these tests are about (auto's detection: features-release.test.ts).
-  vi.stubEnv("KNATIVE_VERSION", "1.24");
+  env = { DUCKBILL_KNATIVE_VERSION: "1.24" };
   api = await FakeApiServer.start({ resources: [...BUILTIN_RESOURCES, KSVC, KCONFIG] });
   await writeFile(kubeconfig, api.kubeconfigYaml());
 });
 afterEach(async () => {
-  vi.unstubAllEnvs();
   await api.close();
 });
 
+/** The environment the command is given (main.ts hands it process.env). */
+let env: Record<string, string> = {};
+
 function features(args: string[]): Promise<CapturedRun> {
-  return runCaptured((io) => runFeatures(args, io));
+  return runCaptured((io) => runFeatures(args, io, undefined, env));
 }
 
 function service(namespace: string, name: string, podSpec: Record<string, unknown> = {}): Record<string, unknown> {
@@ -93,7 +95,7 @@ describe("duckbill features --kubeconfig", () => {
     expect(out.source).toBe("cluster:serving-system");
     expect(out.flags.find((f) => f.flag === AFFINITY)?.state).toBe("Allowed");
 
-    vi.stubEnv("SYSTEM_NAMESPACE", "serving-system");
+    env = { ...env, SYSTEM_NAMESPACE: "serving-system" };
     const byEnv = await features(["explain", AFFINITY, "--kubeconfig", kubeconfig]);
     expect(byEnv.code).toBe(0);
     expect(byEnv.stdout).toMatch(/^kubernetes\.podspec-affinity: extension, default Disabled, currently Allowed \(cluster:serving-system\)\n/);

@@ -7,9 +7,9 @@ import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { CHECK_OPTIONS, TEST_OPTIONS } from "../../src/cli/command-options.js";
+import { CHECK_OPTIONS, TEST_OPTIONS } from "../../src/cli/settings/command-options.js";
 import { groupOptions, renderHelp, wrap } from "../../src/cli/help.js";
-import { optionsTable, SERVE_OPTIONS, UPGRADE_CHECK_OPTIONS, type OptionSpec } from "../../src/cli/options.js";
+import { optionsTable, SERVE_OPTIONS, UPGRADE_CHECK_OPTIONS, type OptionSpec } from "../../src/cli/settings/options.js";
 import { COMMANDS } from "../../src/cli/usage.js";
 import { childEnv, ensureBuilt, ROOT } from "../support/build.js";
 
@@ -84,7 +84,7 @@ describe("--help on every command", () => {
       expect(text.replace(/\n +/g, " ")).toContain(`env ${o.env}`);
     }
     expect(text).toMatch(/^ {6}--port N +HTTPS port for the admission webhook \(env WEBHOOK_PORT, default 8443\)$/m);
-    expect(text).toMatch(/^ {6}--http2 +serve HTTP\/2 \(with HTTP\/1\.1 fallback\) \(env WEBHOOK_ENABLE_HTTP2\)$/m);
+    expect(text).toMatch(/^ {6}--http2 +serve HTTP\/2 \(with HTTP\/1\.1 fallback\) \(env DUCKBILL_HTTP2\)$/m);
     // Descriptions start in one column.
     expect(text.indexOf("HTTPS port") - text.lastIndexOf("\n", text.indexOf("HTTPS port")) - 1).toBe(30);
   });

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { optionsTable, SERVE_OPTIONS, UPGRADE_CHECK_OPTIONS } from "../../src/cli/options.js";
+import { optionsTable, SERVE_OPTIONS, UPGRADE_CHECK_OPTIONS } from "../../src/cli/settings/options.js";
 
 const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
 

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import jsonpatch from "fast-json-patch";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { optionsTable, UPGRADE_CHECK_OPTIONS, type OptionSpec } from "../../src/cli/options.js";
+import { optionsTable, UPGRADE_CHECK_OPTIONS, type OptionSpec } from "../../src/cli/settings/options.js";
 import { runUpgradeCheck, type UpgradeCheckDeps } from "../../src/cli/upgrade/upgrade-check.js";
 import type { Summary, UpgradeReport } from "../../src/cli/upgrade/upgrade-report.js";
 import { runCaptured, type CapturedRun } from "../support/cli-io.js";

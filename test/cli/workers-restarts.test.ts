@@ -17,7 +17,7 @@ beforeAll(ensureBuilt);
 it(`exits non-zero after ${MAX_RESTARTS_PER_MINUTE} replacements of served workers within a minute`, async () => {
   const dir = await mkdtemp(join(tmpdir(), "duckbill-workers-"));
   const child = spawn(process.execPath, [join(ROOT, "bin/duckbill"), "serve", "--workers", "2"], {
-    env: childEnv({ WEBHOOK_PORT: "0", WEBHOOK_HOST: "127.0.0.1", METRICS_PORT: "0", GENERATED_CERT_DIR: dir, LOG_LEVEL: "info", CONFIG_SOURCE: "defaults" }),
+    env: childEnv({ WEBHOOK_PORT: "0", DUCKBILL_HOST: "127.0.0.1", DUCKBILL_METRICS_PORT: "0", DUCKBILL_GENERATED_CERT_DIR: dir, DUCKBILL_LOG_LEVEL: "info", DUCKBILL_CONFIG_SOURCE: "defaults" }),
     stdio: ["ignore", "pipe", "inherit"],
   });
   const lines: Record<string, unknown>[] = [];

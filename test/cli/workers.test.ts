@@ -9,8 +9,9 @@ import { createInterface } from "node:readline";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { ChildProcess } from "node:child_process";
 import { usableCpus } from "../../src/cli/serve/cpu-limit.js";
-import { resolveSettings } from "../../src/cli/options.js";
-import { parseWorkers } from "../../src/cli/serve/workers.js";
+import { resolveSettings } from "../../src/cli/settings/options.js";
+import { workerCount } from "../../src/cli/serve/workers.js";
+import { parseServeSettings } from "../../src/cli/settings/serve-settings.js";
 import { freePort, getText, samplesOf } from "../support/metrics-scrape.js";
 import { httpsCall, serviceReview } from "../support/webhook.js";
 
@@ -29,17 +30,17 @@ describe("--workers", () => {
     ["auto", 3],
     ["0", 3],
   ])("reads %s as %d serving processes (3 CPUs usable)", (s, n) => {
-    expect(parseWorkers(s, () => 3)).toBe(n);
+    expect(workerCount(parseServeSettings({ ...resolveSettings({}, {}), workers: s }).workers, () => 3)).toBe(n);
   });
 
   it("sizes auto, the default, by the CPUs this process may use", () => {
     expect(resolveSettings({}, {}).workers).toBe("auto");
-    expect(parseWorkers("auto")).toBe(usableCpus());
+    expect(workerCount("auto")).toBe(usableCpus());
     expect(usableCpus()).toBeLessThanOrEqual(availableParallelism());
   });
 
   it.each(["-1", "two", "1.5", "", "257", "AUTO"])("refuses %j with a message that says what is wanted", (s) => {
-    expect(() => parseWorkers(s)).toThrow(/--workers \(WEBHOOK_WORKERS\) must be auto or a whole number from 0 to 256/);
+    expect(() => parseServeSettings({ ...resolveSettings({}, {}), workers: s })).toThrow(/--workers \(DUCKBILL_WORKERS\) must be auto or a whole number from 0 to 256/);
   });
 });
 
@@ -65,7 +66,7 @@ describe("duckbill serve --workers 2", () => {
   function startWorkers(dir: string, env: Record<string, string>): { child: ChildProcess; ready: Promise<{ port: number; metricsPort: number; workers: number }> } {
     step = "starting";
     const child = spawn(process.execPath, [bin, "serve", "--workers", "2"], {
-      env: { ...process.env, WEBHOOK_PORT: "0", WEBHOOK_HOST: "127.0.0.1", GENERATED_CERT_DIR: dir, DRAIN_TIMEOUT: "200ms", LOG_LEVEL: "info", CONFIG_SOURCE: "defaults", ...env },
+      env: { ...process.env, WEBHOOK_PORT: "0", DUCKBILL_HOST: "127.0.0.1", DUCKBILL_GENERATED_CERT_DIR: dir, DUCKBILL_DRAIN_TIMEOUT: "200ms", DUCKBILL_LOG_LEVEL: "info", DUCKBILL_CONFIG_SOURCE: "defaults", ...env },
       stdio: ["ignore", "pipe", "inherit"],
     });
     running = child;
@@ -92,7 +93,7 @@ describe("duckbill serve --workers 2", () => {
   it("serves one port from two processes with one certificate, sums their metrics, and drains both on SIGTERM", async () => {
     const dir = await mkdtemp(join(tmpdir(), "duckbill-workers-"));
     const metricsPortWanted = await freePort();
-    const { child, ready } = startWorkers(dir, { METRICS_PORT: String(metricsPortWanted), METRICS_HOST: "127.0.0.1", DUCKBILL_KNATIVE_METRICS: "true" });
+    const { child, ready } = startWorkers(dir, { DUCKBILL_METRICS_PORT: String(metricsPortWanted), DUCKBILL_METRICS_HOST: "127.0.0.1", DUCKBILL_KNATIVE_METRICS: "true" });
     try {
       const { port, metricsPort, workers } = await ready;
       expect(workers).toBe(2);
@@ -151,7 +152,7 @@ describe("duckbill serve --workers 2", () => {
   });
   it("spreads a keep-alive client's connections over both workers again once a killed worker's replacement serves", async () => {
     const dir = await mkdtemp(join(tmpdir(), "duckbill-workers-"));
-    const { child, ready } = startWorkers(dir, { METRICS_PORT: "0" });
+    const { child, ready } = startWorkers(dir, { DUCKBILL_METRICS_PORT: "0" });
     const pool = new Agent({ keepAlive: true, maxSockets: 8 });
     try {
       const { port } = await ready;
@@ -222,7 +223,7 @@ describe("duckbill serve: a failure to start fails", () => {
     const metricsPort = metrics === "0" ? "0" : String(await freePort());
     try {
       const child = spawn(process.execPath, [bin, "serve", "--workers", workers], {
-        env: { ...process.env, WEBHOOK_PORT: String(port), WEBHOOK_HOST: "127.0.0.1", METRICS_PORT: metricsPort, METRICS_HOST: "127.0.0.1", GENERATED_CERT_DIR: dir, LOG_LEVEL: "info", CONFIG_SOURCE: "defaults" },
+        env: { ...process.env, WEBHOOK_PORT: String(port), DUCKBILL_HOST: "127.0.0.1", DUCKBILL_METRICS_PORT: metricsPort, DUCKBILL_METRICS_HOST: "127.0.0.1", DUCKBILL_GENERATED_CERT_DIR: dir, DUCKBILL_LOG_LEVEL: "info", DUCKBILL_CONFIG_SOURCE: "defaults" },
         stdio: ["ignore", "pipe", "pipe"],
       });
       let stdout = "";

@@ -2,9 +2,6 @@
  * The configuration store in cluster mode against a real HTTP API server (test/support/fake-apiserver.ts):
  * changes reach admission decisions, bad versions never take effect, and lost, stalled or expired watches recover.
  */
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { answerReview } from "../../src/admission/http.js";
 import { defaultDeps } from "../../src/cli/main.js";
@@ -231,21 +228,6 @@ describe("configuration store, cluster mode", () => {
     expect(await t.metric("duckbill_config_age_seconds", { configmap: "config-defaults" })).toBe(42);
     const text = await t.registry.metrics();
     expect(text).toContain('duckbill_config_age_seconds{configmap="config-autoscaler"} 42');
-  });
-
-  it("reads credentials from a kubeconfig file", async () => {
-    const dir = await mkdtemp(join(tmpdir(), "duckbill-kubeconfig-"));
-    try {
-      const file = join(dir, "config");
-      await writeFile(file, api.kubeconfigYaml());
-      api.apply(CONFIGMAPS, configMap(NS, "config-features", { "kubernetes.podspec-affinity": "allowed" }));
-      const t = testStore({ mode: "cluster", namespace: NS, cluster: clusterConfigSource({ kubeconfig: file }) }, opened);
-      await t.store.start();
-      expect(t.store.current().admission.features.podSpecAffinity).toBe("Allowed");
-      expect(t.lines.find((l) => l.msg === "using Kubernetes credentials")).toMatchObject({ credentials: `--kubeconfig ${file}`, server: api.url });
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
   });
 
   it("stops watching on close", async () => {

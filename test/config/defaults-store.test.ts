@@ -24,18 +24,17 @@ describe("configuration store, defaults mode", () => {
 
 describe("chooseConfigStoreMode", () => {
   it.each([
-    { settings: { source: "defaults", dir: "/etc/duckbill" }, env: { KUBERNETES_SERVICE_HOST: "10.0.0.1" }, want: "defaults" },
-    { settings: { source: "cluster" }, env: {}, want: "cluster" },
-    { settings: { dir: "/etc/duckbill" }, env: { KUBERNETES_SERVICE_HOST: "10.0.0.1" }, want: "dir" },
-    { settings: { source: "auto", kubeconfig: "/k" }, env: {}, want: "cluster" },
-    { settings: {}, env: { KUBECONFIG: "/k" }, want: "cluster" },
-    { settings: {}, env: { KUBERNETES_SERVICE_HOST: "10.0.0.1" }, want: "cluster" },
-    { settings: {}, env: {}, want: "defaults" },
-  ])("$settings with $env → $want", ({ settings, env, want }) => {
-    expect(chooseConfigStoreMode(settings, env)).toBe(want);
+    { settings: { source: "defaults", dir: "/etc/duckbill", credentials: true }, want: "defaults" },
+    { settings: { source: "cluster", credentials: false }, want: "cluster" },
+    { settings: { dir: "/etc/duckbill", credentials: true }, want: "dir" },
+    { settings: { source: "auto", credentials: true }, want: "cluster" },
+    { settings: { credentials: true }, want: "cluster" },
+    { settings: { source: "", credentials: false }, want: "defaults" },
+  ])("$settings → $want", ({ settings, want }) => {
+    expect(chooseConfigStoreMode(settings)).toBe(want);
   });
 
   it("rejects an unknown source", () => {
-    expect(() => chooseConfigStoreMode({ source: "etcd" }, {})).toThrow('the configuration source must be auto, cluster, dir or defaults, got "etcd"');
+    expect(() => chooseConfigStoreMode({ source: "etcd", credentials: false })).toThrow('the configuration source must be auto, cluster, dir or defaults, got "etcd"');
   });
 });

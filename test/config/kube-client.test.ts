@@ -59,7 +59,7 @@ describe("loadKubeConfig", () => {
   });
 
   it("names a kubeconfig file that does not exist", () => {
-    expect(() => loadKubeConfig({ kubeconfig: join(dir, "nope"), homeDir: emptyHome })).toThrow(`--kubeconfig: kubeconfig file "${join(dir, "nope")}" does not exist`);
+    expect(() => loadKubeConfig({ kubeconfig: join(dir, "nope"), env: {}, homeDir: emptyHome })).toThrow(`--kubeconfig: kubeconfig file "${join(dir, "nope")}" does not exist`);
   });
 });
 

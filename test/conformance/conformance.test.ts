@@ -6,7 +6,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { KNATIVE_VERSIONS, PROFILES, resolveKnativeProfile } from "../../src/config/profile.js";
+import { KNATIVE_VERSIONS, PROFILES, knativeProfile } from "../../src/config/profile.js";
 import { answerThroughBatch, type BatchResult, type VectorLine } from "./batch-runner.js";
 import { categoryOf, judge, type Vector } from "./compare.js";
 import { readKnownFailures, writeKnownFailures, type KnownFailures } from "./known-failures.js";
@@ -58,7 +58,7 @@ function suite(release: ReleaseVectors): void {
   beforeAll(async () => {
     // The newest release's vectors are answered as `--knative-version auto` answers without a cluster (the
     // default of every command), which must be that release.
-    const profile = release.version === KNATIVE_VERSIONS[0] ? resolveKnativeProfile(undefined, {}) : PROFILES[release.version];
+    const profile = release.version === KNATIVE_VERSIONS[0] ? knativeProfile("auto") : PROFILES[release.version];
     expect(profile).toBe(PROFILES[release.version]);
     batch = await answerThroughBatch(LINES, profile);
     verdicts = VECTORS.map((vector) => {

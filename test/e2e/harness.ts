@@ -182,7 +182,7 @@ export async function startDuckbill(opts: { kubeconfig: string; workDir: string;
       "--drain-timeout", "1s",
       "--generated-cert-dir", join(opts.workDir, "certs"),
     ],
-    { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, LOG_LEVEL: "info" } },
+    { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, DUCKBILL_LOG_LEVEL: "info" } },
   );
   child.stdout.pipe(out);
   child.stderr.pipe(out);

@@ -189,7 +189,7 @@ describe("docs/install.md, replacing Knative's webhook", () => {
     const spec = deployment.spec.template.spec;
     expect(spec.serviceAccountName).toBe("controller");
     expect(spec.containers[0].image).toBe("ko://knative.dev/serving/cmd/webhook");
-    expect(spec.containers[0].env.map((e: Obj) => e.name)).not.toContain("CONFIG_SOURCE");
+    expect(spec.containers[0].env.map((e: Obj) => e.name)).not.toContain("DUCKBILL_CONFIG_SOURCE");
     expect(spec.volumes).toBeUndefined();
     expect(deployment.metadata.labels["app.kubernetes.io/part-of"]).toBeUndefined();
     expect(pdb.spec.minAvailable).toBe("80%");

@@ -7,7 +7,7 @@
  * webhook of the e2e suite's kube-apiserver (test/e2e/harness.ts). Run with `npm run test:image` (docs/e2e.md).
  *
  * What differs from a pod, and why: the containers share the host's network (the harness API server listens on
- * 127.0.0.1 only), so each replica gets its own WEBHOOK_PORT and METRICS_PORT, and WEBHOOK_URL points the webhook
+ * 127.0.0.1 only), so each replica gets its own WEBHOOK_PORT and DUCKBILL_METRICS_PORT, and DUCKBILL_WEBHOOK_URL points the webhook
  * configurations at it (there is no Service to route through).
  */
 import { spawn } from "node:child_process";
@@ -121,7 +121,7 @@ interface Replica {
 async function startReplica(name: string): Promise<Replica> {
   const port = await freePort();
   const metrics = await freePort();
-  const env = { ...deploymentEnv(name), WEBHOOK_PORT: String(port), METRICS_PORT: String(metrics), WEBHOOK_URL: `https://127.0.0.1:${port}`, KUBERNETES_SERVICE_HOST: "127.0.0.1", KUBERNETES_SERVICE_PORT: apiPort };
+  const env = { ...deploymentEnv(name), WEBHOOK_PORT: String(port), DUCKBILL_METRICS_PORT: String(metrics), DUCKBILL_WEBHOOK_URL: `https://127.0.0.1:${port}`, KUBERNETES_SERVICE_HOST: "127.0.0.1", KUBERNETES_SERVICE_PORT: apiPort };
   const spawnedAt = Date.now();
   containers.push(name);
   await podmanOk([
@@ -398,7 +398,7 @@ describe("run as the Deployment runs it, as the webhook of a real kube-apiserver
     const metrics = await freePort();
     const duckbillKubeconfig = join(work, "duckbill.kubeconfig");
     await writeTokenKubeconfig((args) => kubectlOk(args), duckbillKubeconfig, "duckbill-webhook", readFileSync(join(saDir, "token"), "utf8"));
-    const env: NodeJS.ProcessEnv = { ...process.env, ...deploymentEnv(`duckbill-${key}`), WEBHOOK_PORT: String(port), METRICS_PORT: String(metrics), GENERATED_CERT_DIR: join(work, `certs-${key}`), WEBHOOK_URL: `https://127.0.0.1:${first.port}`, DRAIN_TIMEOUT: "1s" };
+    const env: NodeJS.ProcessEnv = { ...process.env, ...deploymentEnv(`duckbill-${key}`), WEBHOOK_PORT: String(port), DUCKBILL_METRICS_PORT: String(metrics), DUCKBILL_GENERATED_CERT_DIR: join(work, `certs-${key}`), DUCKBILL_WEBHOOK_URL: `https://127.0.0.1:${first.port}`, DUCKBILL_DRAIN_TIMEOUT: "1s" };
     delete env.NODE_OPTIONS;
     const spawnedAt = Date.now();
     const child = spawn(node, ["--max-semi-space-size=4", join(REPO, "bin", "duckbill"), "serve", "--kubeconfig", duckbillKubeconfig], { env, stdio: "ignore" });

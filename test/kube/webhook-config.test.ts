@@ -10,7 +10,6 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { parseAllDocuments } from "yaml";
 import { createKubeApi, type KubeApi } from "../../src/kube/json-api.js";
 import {
-  disableNamespaceOwnershipFromEnv,
   ensureExcludeSelector,
   knativeWebhookTargets,
   parseWebhookUrl,
@@ -377,16 +376,4 @@ describe("settings", () => {
     else expect(parseWebhookUrl(value)).toBe(want);
   });
 
-  it.each([
-    { value: undefined, want: false },
-    { value: "", want: false },
-    { value: "true", want: true },
-    { value: "T", want: true },
-    { value: "0", want: false },
-    { value: "yes", error: 'WEBHOOK_DISABLE_NAMESPACE_OWNERSHIP: strconv.ParseBool: parsing "yes": invalid syntax' },
-  ])("WEBHOOK_DISABLE_NAMESPACE_OWNERSHIP=$value", ({ value, want, error }) => {
-    const env = value === undefined ? {} : { WEBHOOK_DISABLE_NAMESPACE_OWNERSHIP: value };
-    if (error !== undefined) expect(() => disableNamespaceOwnershipFromEnv(env)).toThrow(error);
-    else expect(disableNamespaceOwnershipFromEnv(env)).toBe(want);
-  });
 });

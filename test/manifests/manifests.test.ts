@@ -122,7 +122,7 @@ describe("the Deployment", () => {
   it("requests 100m CPU (the HPA's unit, as Knative's) and limits CPU to two, which --workers auto turns into two serving processes", () => {
     expect(container.resources.requests).toEqual({ cpu: "100m", memory: "320Mi" });
     expect(container.resources.limits).toEqual({ cpu: "2", memory: "1Gi" });
-    expect(container.env.find((e: { name: string }) => e.name === "WEBHOOK_WORKERS")).toBeUndefined();
+    expect(container.env.find((e: { name: string }) => e.name === "DUCKBILL_WORKERS")).toBeUndefined();
   });
 
   it("runs non-root with a read-only root filesystem, no capabilities and the runtime's seccomp profile", () => {
@@ -138,7 +138,7 @@ describe("the Deployment", () => {
     // Whatever the process writes goes to a volume.
     const env = Object.fromEntries(container.env.filter((e: Obj) => "value" in e).map((e: Obj) => [e.name, e.value]));
     const mounts = container.volumeMounts.map((m: Obj) => m.mountPath as string);
-    expect(mounts.some((m: string) => env.GENERATED_CERT_DIR.startsWith(`${m}/`))).toBe(true);
+    expect(mounts.some((m: string) => env.DUCKBILL_GENERATED_CERT_DIR.startsWith(`${m}/`))).toBe(true);
   });
 
   it("spreads across nodes", () => {
@@ -149,8 +149,8 @@ describe("the Deployment", () => {
   });
 
   it("gives the drain more time than it takes", () => {
-    const drainSeconds = 45; // DRAIN_TIMEOUT's default (spec §1.10)
-    expect(container.env.some((e: Obj) => e.name === "DRAIN_TIMEOUT")).toBe(false);
+    const drainSeconds = 45; // DUCKBILL_DRAIN_TIMEOUT's default (spec §1.10)
+    expect(container.env.some((e: Obj) => e.name === "DUCKBILL_DRAIN_TIMEOUT")).toBe(false);
     expect(podSpec.terminationGracePeriodSeconds).toBeGreaterThan(drainSeconds);
   });
 

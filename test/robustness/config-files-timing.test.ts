@@ -29,7 +29,7 @@ it("reviews wait at most 0.5 s while a 16,000-key config-features file loads", a
   dirs.push(config, certs);
   const lines: Record<string, unknown>[] = [];
   child = spawn(process.execPath, [join(ROOT, "bin/duckbill"), "serve", "--workers", "2", "--config-dir", config], {
-    env: childEnv({ WEBHOOK_PORT: "0", WEBHOOK_HOST: "127.0.0.1", METRICS_PORT: "0", GENERATED_CERT_DIR: certs, LOG_LEVEL: "info" }),
+    env: childEnv({ WEBHOOK_PORT: "0", DUCKBILL_HOST: "127.0.0.1", DUCKBILL_METRICS_PORT: "0", DUCKBILL_GENERATED_CERT_DIR: certs, DUCKBILL_LOG_LEVEL: "info" }),
     stdio: ["ignore", "pipe", "inherit"],
   });
   createInterface({ input: child.stdout! }).on("line", (l) => lines.push(JSON.parse(l) as Record<string, unknown>));

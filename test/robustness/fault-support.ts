@@ -10,7 +10,8 @@ import type { AddressInfo, Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { defaultDeps } from "../../src/cli/main.js";
-import { resolveSettings, type ServeSettings } from "../../src/cli/options.js";
+import { resolveSettings, type ServeSettings } from "../../src/cli/settings/options.js";
+import { parseServeSettings } from "../../src/cli/settings/serve-settings.js";
 import { startWebhook, type RunningWebhook } from "../../src/cli/serve/serve.js";
 import { capturedLogger, eventually, type LogLine } from "../config/store-harness.js";
 import { FakeApiServer, SECRETS } from "../support/fake-apiserver.js";
@@ -200,7 +201,7 @@ export async function startClusterWebhook(proxy: FaultyProxy, overrides: Partial
     "disable-ha": "true",
     ...overrides,
   };
-  const running = await startWebhook(settings, defaultDeps(), { logger });
+  const running = await startWebhook(parseServeSettings(settings), defaultDeps(), { logger });
   return {
     running,
     port: running.port,

@@ -9,7 +9,8 @@ import { join } from "node:path";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { defaultDeps } from "../../src/cli/main.js";
-import { resolveSettings } from "../../src/cli/options.js";
+import { resolveSettings } from "../../src/cli/settings/options.js";
+import { parseServeSettings } from "../../src/cli/settings/serve-settings.js";
 import { startWebhook, type RunningWebhook } from "../../src/cli/serve/serve.js";
 import { configMap, CONFIGMAPS, FakeApiServer, MUTATING_WEBHOOK_CONFIGURATIONS, NAMESPACES, SECRETS, VALIDATING_WEBHOOK_CONFIGURATIONS, type KubeObject } from "../support/fake-apiserver.js";
 import { httpsCall, serviceReview } from "../support/webhook.js";
@@ -58,7 +59,7 @@ describe("duckbill serve in a cluster", () => {
     const kubeconfig = join(dir, "kubeconfig");
     await writeFile(kubeconfig, api.kubeconfigYaml());
     const settings = { ...resolveSettings({}, {}), port: "0", host: "127.0.0.1", "metrics-port": "0", kubeconfig, "disable-ha": "true" };
-    running = await startWebhook(settings, defaultDeps(), { logger: pino({ level: "silent" }) });
+    running = await startWebhook(parseServeSettings(settings), defaultDeps(), { logger: pino({ level: "silent" }) });
   });
 
   afterAll(async () => {

@@ -7,7 +7,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { defaultDeps } from "../../src/cli/deps.js";
-import { resolveSettings } from "../../src/cli/options.js";
+import { resolveSettings } from "../../src/cli/settings/options.js";
+import { parseServeSettings } from "../../src/cli/settings/serve-settings.js";
 import { startWebhook } from "../../src/cli/serve/serve.js";
 import { capturedLogger, eventually } from "../config/store-harness.js";
 import { probe } from "../robustness/fault-support.js";
@@ -60,7 +61,7 @@ describe("config-logging in --config-dir", () => {
     logger.level = "info";
     const certDir = await mkdtemp(join(tmpdir(), "duckbill-certs-"));
     const settings = { ...resolveSettings({}, {}), port: "0", host: "127.0.0.1", "metrics-port": "0", "generated-cert-dir": certDir, "config-dir": dir, "config-source": "dir" };
-    const running = await startWebhook(settings, defaultDeps(), { logger });
+    const running = await startWebhook(parseServeSettings(settings), defaultDeps(), { logger });
     try {
       await eventually(() => logger.level === "debug", "the startup level");
       await writeFile(join(dir, "config-logging.yaml"), 'loglevel.webhook: "warn"\n');

@@ -9,7 +9,8 @@ import { join } from "node:path";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { defaultDeps } from "../../src/cli/main.js";
-import { resolveSettings } from "../../src/cli/options.js";
+import { resolveSettings } from "../../src/cli/settings/options.js";
+import { parseServeSettings } from "../../src/cli/settings/serve-settings.js";
 import { startWebhook, type RunningWebhook } from "../../src/cli/serve/serve.js";
 import { BUILTIN_RESOURCES, configMap, CONFIGMAPS, FakeApiServer, NAMESPACES, type KubeObject, type ResourceType } from "../support/fake-apiserver.js";
 import { configMapReview, httpsCall } from "../support/webhook.js";
@@ -66,9 +67,9 @@ describe("--impact-warnings", () => {
     await writeFile(kubeconfig, api.kubeconfigYaml());
     const base = { ...resolveSettings({}, {}), port: "0", host: "127.0.0.1", "metrics-port": "0", kubeconfig, "disable-ha": "true", "tls-source": "generated", "generated-cert-dir": join(dir, "certs"), "reconcile-webhooks": "false" };
     const logger = pino({ level: "silent" });
-    running.without = await startWebhook(base, defaultDeps(), { logger });
+    running.without = await startWebhook(parseServeSettings(base), defaultDeps(), { logger });
     const watchesBefore = api.count({ plural: "services" });
-    running.with = await startWebhook({ ...base, "impact-warnings": "true" }, defaultDeps(), { logger });
+    running.with = await startWebhook(parseServeSettings({ ...base, "impact-warnings": "true" }), defaultDeps(), { logger });
     expect(watchesBefore).toBe(0);
   });
 

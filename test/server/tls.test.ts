@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { connect as tlsConnect, createSecureContext, type ConnectionOptions } from "node:tls";
 import * as x509 from "@peculiar/x509";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { opensslHasGroup } from "../../src/cli/serve/tls-settings.js";
+import { opensslHasGroup } from "../../src/cli/settings/tls-settings.js";
 import { createCa } from "../../src/certs/certificate-issuer.js";
 import { httpsCall, serviceReview, startTestWebhook, type TestWebhook } from "../support/webhook.js";
 
@@ -252,8 +252,8 @@ describe("--client-ca: only clients with a certificate from those CAs are answer
   });
 
   it.each([
-    ["a missing file", "/nonexistent/ca.crt", /--client-ca \(WEBHOOK_CLIENT_CA\) must be a readable file/],
-    ["a file without certificates", "tls.key", /--client-ca \(WEBHOOK_CLIENT_CA\) must hold PEM certificates/],
+    ["a missing file", "/nonexistent/ca.crt", /--client-ca \(DUCKBILL_CLIENT_CA\) must be a readable file/],
+    ["a file without certificates", "tls.key", /--client-ca \(DUCKBILL_CLIENT_CA\) must hold PEM certificates/],
   ])("refuses to start with %s", async (_what, file, message) => {
     const path = file.startsWith("/") ? file : join(wh.certDir, file);
     await expect(startTestWebhook({ "client-ca": path })).rejects.toThrow(message);

@@ -8,7 +8,8 @@ import { join } from "node:path";
 import type { Logger } from "pino";
 import { afterEach, beforeEach } from "vitest";
 import { defaultDeps } from "../../src/cli/main.js";
-import { resolveSettings, type ServeSettings } from "../../src/cli/options.js";
+import { resolveSettings, type ServeSettings } from "../../src/cli/settings/options.js";
+import { parseServeSettings } from "../../src/cli/settings/serve-settings.js";
 import { startWebhook, type RunningWebhook } from "../../src/cli/serve/serve.js";
 import { FakeApiServer, SECRETS, type FakeApiServerOptions } from "./fake-apiserver.js";
 
@@ -45,7 +46,7 @@ export function useClusterServe(options: FakeApiServerOptions = {}): ClusterServ
       if (fake === undefined || dir === undefined) throw new Error("useClusterServe: used outside a test");
       const kubeconfig = join(dir, "kubeconfig");
       await writeFile(kubeconfig, fake.kubeconfigYaml());
-      running = await startWebhook({ ...resolveSettings({}, {}), port: "0", host: "127.0.0.1", "metrics-port": "0", kubeconfig, "generated-cert-dir": join(dir, "certs"), ...overrides }, defaultDeps(), { logger });
+      running = await startWebhook(parseServeSettings({ ...resolveSettings({}, {}), port: "0", host: "127.0.0.1", "metrics-port": "0", kubeconfig, "generated-cert-dir": join(dir, "certs"), ...overrides }), defaultDeps(), { logger });
       return running;
     },
   };

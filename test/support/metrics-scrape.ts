@@ -1,7 +1,7 @@
 /** Scraping `GET /metrics` in tests: a free port for the listener, the text, and its samples parsed. */
 import { get as httpGet, createServer } from "node:http";
 
-/** A port that was free a moment ago (METRICS_PORT=0 means "no metrics listener"). */
+/** A port that was free a moment ago (DUCKBILL_METRICS_PORT=0 means "no metrics listener"). */
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const s = createServer();

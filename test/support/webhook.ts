@@ -5,7 +5,8 @@ import { join } from "node:path";
 import { pino } from "pino";
 import type { AdmissionDeps } from "../../src/admission/deps.js";
 import { defaultDeps } from "../../src/cli/main.js";
-import { resolveSettings, type ServeSettings } from "../../src/cli/options.js";
+import { resolveSettings, type ServeSettings } from "../../src/cli/settings/options.js";
+import { parseServeSettings } from "../../src/cli/settings/serve-settings.js";
 import { startWebhook, type RunningWebhook } from "../../src/cli/serve/serve.js";
 
 export interface TestWebhook {
@@ -21,7 +22,7 @@ export async function startTestWebhook(overrides: Partial<ServeSettings> = {}, d
   const certDir = await mkdtemp(join(tmpdir(), "duckbill-certs-"));
   const settings = { ...resolveSettings({}, {}), port: "0", host: "127.0.0.1", "metrics-port": "0", "generated-cert-dir": certDir, "config-source": overrides["config-dir"] ? "dir" : "defaults", ...overrides };
   // A start that fails (the tests of refused settings) leaves no directory behind either.
-  const running = await startWebhook(settings, deps, { logger: pino({ level: "silent" }) }).catch(async (err: unknown) => {
+  const running = await startWebhook(parseServeSettings(settings), deps, { logger: pino({ level: "silent" }) }).catch(async (err: unknown) => {
     await rm(certDir, { recursive: true, force: true });
     throw err;
   });

@@ -8,14 +8,14 @@ import type { AdmissionDeps } from "../../admission/deps.js";
 import type { ConfigSnapshot } from "../../config/snapshot.js";
 import { checkDocuments, liveRefsOf, readOldObjects, type CheckOptions } from "./check.js";
 import { exitCodeOf, formatGithub, formatJson, formatJunit, formatText, OUTPUT_FORMATS, type CheckRun, type OutputFormat } from "./check-output.js";
-import { CHECK_OPTIONS } from "../command-options.js";
+import { CHECK_OPTIONS } from "../settings/command-options.js";
 import { CRD_SCHEMAS } from "./crd-schemas.js";
 import type { LiveRef } from "../cluster/features-cluster.js";
 import { defaultDeps } from "../deps.js";
 import { renderHelp } from "../help.js";
-import { clusterCall, exitOnError, loadConfig, parseOrUsage, PROCESS_IO, UsageError, type CliIO } from "../io.js";
+import { clusterCall, exitOnError, loadConfig, parseOrUsage, PROCESS_IO, UsageError, warnDeprecated, type CliIO } from "../io.js";
 import { expandManifestPaths, readManifestPaths, readManifests, type ManifestDocument } from "../kubectl/manifests.js";
-import { parseArgsOptions, settingOf } from "../options.js";
+import { parseArgsOptions, settingOf, type Environment } from "../settings/options.js";
 import type { StructuralSchema } from "../kubectl/strict-decoding.js";
 import { CHECK_HELP } from "../usage.js";
 
@@ -27,7 +27,8 @@ interface CheckArgs {
   readonly configDir: string;
   readonly kubeconfig?: string;
   readonly systemNamespace: string;
-  readonly knativeVersion?: string;
+  /** `--knative-version` as resolved (flag, else DUCKBILL_KNATIVE_VERSION, else auto). */
+  readonly knativeVersion: string;
   readonly user: string;
   readonly old: readonly string[];
   readonly output: OutputFormat;
@@ -38,7 +39,7 @@ function isOutputFormat(v: string): v is OutputFormat {
   return (OUTPUT_FORMATS as readonly string[]).includes(v);
 }
 
-function parseCheckArgs(argv: string[], env: NodeJS.ProcessEnv): CheckArgs {
+function parseCheckArgs(argv: string[], env: Environment): CheckArgs {
   const parsed = parseOrUsage(argv, parseArgsOptions(CHECK_OPTIONS));
   const v = parsed.values;
   const setting = (flag: string): string => settingOf(CHECK_OPTIONS, flag, v, env);
@@ -61,7 +62,7 @@ function parseCheckArgs(argv: string[], env: NodeJS.ProcessEnv): CheckArgs {
     configDir: setting("config-dir"),
     ...(kubeconfig === undefined ? {} : { kubeconfig }),
     systemNamespace: setting("system-namespace"),
-    ...(typeof v["knative-version"] === "string" ? { knativeVersion: v["knative-version"] } : {}),
+    knativeVersion: setting("knative-version"),
     user: setting("user"),
     old: (v.old as string[] | undefined) ?? [],
     output: output as OutputFormat,
@@ -129,9 +130,10 @@ function write(run: CheckRun, args: CheckArgs, io: CliIO): void {
 }
 
 /** `duckbill check`: returns the exit code. */
-export async function runCheck(argv: string[], io: CliIO = PROCESS_IO, deps?: AdmissionDeps, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+export async function runCheck(argv: string[], io: CliIO = PROCESS_IO, deps?: AdmissionDeps, env: Environment = {}): Promise<number> {
   try {
     const args = parseCheckArgs(argv, env);
+    warnDeprecated("check", CHECK_OPTIONS, env, io);
     if (args.help) {
       io.write(renderHelp(CHECK_HELP));
       return 0;

@@ -35,7 +35,7 @@ export const LIVE_KINDS: readonly LiveKind[] = [
 
 /** Credentials from the `--kubeconfig` file only (no fallback to $KUBECONFIG or in-cluster). */
 export function connect(kubeconfig: string): LoadedKubeConfig {
-  return loadKubeConfig({ kubeconfig });
+  return loadKubeConfig({ kubeconfig, env: {} });
 }
 
 /**
@@ -75,8 +75,8 @@ export async function readAdmissionConfig(kc: KubeConfig, namespace: string, pro
  * The Knative release to answer as with a cluster at hand: the one `--knative-version` names, or with `auto` the
  * cluster's (src/kube/knative-release.ts). `note` says where an `auto` release came from, for stderr.
  */
-export async function clusterProfile(kc: KubeConfig, namespace: string, flag: string | undefined): Promise<{ profile: KnativeProfile; note?: string }> {
-  const setting = knativeVersionSetting(flag);
+export async function clusterProfile(kc: KubeConfig, namespace: string, knativeVersion: string): Promise<{ profile: KnativeProfile; note?: string }> {
+  const setting = knativeVersionSetting(knativeVersion);
   if (setting !== "auto") return { profile: PROFILES[setting] };
   const d = await detectRelease(kc, namespace);
   const where = d.source === "crd" ? "the Serving CRDs' label" : d.source === "namespace" ? `the ${namespace} namespace's label` : "no release label found in the cluster";

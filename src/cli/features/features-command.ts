@@ -14,15 +14,15 @@ import type { Flag } from "../../config/types.js";
 import { FEATURE_GATES, featureGate, featureGatesOf, gatedFieldsUsed, type FeatureGate } from "../../serving/feature-gates.js";
 import { podSpecOf } from "../../duck/podspecable.js";
 import { checkDocuments, DEFAULT_USER, readOldObjects, type CheckResult } from "../check/check.js";
-import { FEATURES_OPTIONS, IMPACT_OPTIONS } from "../command-options.js";
+import { FEATURES_OPTIONS, IMPACT_OPTIONS } from "../settings/command-options.js";
 import { defaultDeps } from "../deps.js";
 import { explainFieldEntry, formatFieldExplanation, knownSubjects, resolveFields } from "./field-explain.js";
 import { renderHelp, wantsHelp } from "../help.js";
-import { clusterCall, exitOnError, loadConfig, parseOrUsage, PROCESS_IO, UsageError, type CliIO } from "../io.js";
+import { clusterCall, exitOnError, loadConfig, parseOrUsage, PROCESS_IO, UsageError, warnDeprecated, type CliIO } from "../io.js";
 import { deniedBy } from "../kubectl/kubectl-apply.js";
 import { controlledByService, liveName, nextApplyOf } from "../cluster/live-objects.js";
 import { readManifestPaths, type ManifestDocument, type ManifestError } from "../kubectl/manifests.js";
-import { parseArgsOptions } from "../options.js";
+import { parseArgsOptions, settingOf, type Environment } from "../settings/options.js";
 import { closest, orList } from "../suggest.js";
 import { FEATURES_HELP, IMPACT_HELP } from "../usage.js";
 
@@ -230,7 +230,7 @@ function impactJson(gate: FeatureGate, state: Flag, entries: readonly ImpactEntr
   return JSON.stringify({ flag: gate.key, state, denied, objects, errors }, null, 2) + "\n";
 }
 
-async function runImpact(argv: string[], io: CliIO, deps: AdmissionDeps | undefined): Promise<number> {
+async function runImpact(argv: string[], io: CliIO, deps: AdmissionDeps | undefined, env: Environment): Promise<number> {
   const { values, positionals } = parseOrUsage(argv, parseArgsOptions(IMPACT_OPTIONS));
   const kubeconfig = kubeconfigOf(values);
   const key = values.disable;
@@ -253,14 +253,14 @@ async function runImpact(argv: string[], io: CliIO, deps: AdmissionDeps | undefi
   let old: ReadonlyMap<string, Record<string, unknown>> | undefined;
   let unreadable: readonly ManifestError[] = [];
   if (kubeconfig === undefined) {
-    config = await loadConfig(values["config-dir"] as string | undefined, values["knative-version"] as string | undefined);
+    config = await loadConfig(values["config-dir"] as string | undefined, settingOf(IMPACT_OPTIONS, "knative-version", values, env));
     const read = await readManifestPaths(files, values.recursive === true, io.readStdin, "features impact");
     docs = read.docs;
     unreadable = read.unreadable;
   } else {
     const cluster = await import("../cluster/features-cluster.js");
     const { kubeConfig } = clusterCall(() => cluster.connect(kubeconfig));
-    config = await clusterConfig(cluster, kubeConfig, systemNamespace(), values, io);
+    config = await clusterConfig(cluster, kubeConfig, settingOf(IMPACT_OPTIONS, "system-namespace", values, env), settingOf(IMPACT_OPTIONS, "knative-version", values, env), io);
     const live = (await clusterCall(() => cluster.listServingObjects(kubeConfig, namespace))).filter((o) => !controlledByService(o));
     const liveDocs = live.map((o) => ({ source: liveName(o), line: 0, object: o }));
     docs = liveDocs.map((d) => ({ ...d, object: nextApplyOf(d.object) }));
@@ -308,46 +308,42 @@ function kubeconfigOf(values: Record<string, unknown>): string | undefined {
   return v;
 }
 
-/** The namespace of Knative's ConfigMaps when none is given: SYSTEM_NAMESPACE, as for "duckbill serve". */
-function systemNamespace(): string {
-  const ns = process.env.SYSTEM_NAMESPACE;
-  return ns === undefined || ns === "" ? "knative-serving" : ns;
-}
 
 /** The configuration for the list and explain: `--config-dir`, the cluster with `--kubeconfig`, or Knative's defaults. */
-async function configFor(values: Record<string, unknown>, io: CliIO): Promise<ConfigSnapshot> {
+async function configFor(values: Record<string, unknown>, io: CliIO, env: Environment): Promise<ConfigSnapshot> {
   const kubeconfig = kubeconfigOf(values);
   const namespace = values.namespace as string | undefined;
   if (kubeconfig === undefined) {
     if (namespace !== undefined) throw new UsageError("--namespace says where the cluster's ConfigMaps are: it needs --kubeconfig");
-    return loadConfig(values["config-dir"] as string | undefined, values["knative-version"] as string | undefined);
+    return loadConfig(values["config-dir"] as string | undefined, settingOf(FEATURES_OPTIONS, "knative-version", values, env));
   }
   if (namespace === "") throw new UsageError("--namespace must not be empty");
   const cluster = await import("../cluster/features-cluster.js");
   const { kubeConfig } = clusterCall(() => cluster.connect(kubeconfig));
-  return clusterConfig(cluster, kubeConfig, namespace ?? systemNamespace(), values, io);
+  return clusterConfig(cluster, kubeConfig, settingOf(FEATURES_OPTIONS, "namespace", values, env), settingOf(FEATURES_OPTIONS, "knative-version", values, env), io);
 }
 
 /** The cluster's admission ConfigMaps, parsed as the release `--knative-version` names (auto: the cluster's). */
-async function clusterConfig(cluster: typeof import("../cluster/features-cluster.js"), kubeConfig: import("@kubernetes/client-node").KubeConfig, namespace: string, values: Record<string, unknown>, io: CliIO): Promise<ConfigSnapshot> {
-  const { profile, note } = await clusterCall(() => cluster.clusterProfile(kubeConfig, namespace, values["knative-version"] as string | undefined));
+async function clusterConfig(cluster: typeof import("../cluster/features-cluster.js"), kubeConfig: import("@kubernetes/client-node").KubeConfig, namespace: string, knativeVersion: string, io: CliIO): Promise<ConfigSnapshot> {
+  const { profile, note } = await clusterCall(() => cluster.clusterProfile(kubeConfig, namespace, knativeVersion));
   if (note !== undefined) io.error(`note: ${note}\n`);
   return clusterCall(() => cluster.readAdmissionConfig(kubeConfig, namespace, profile));
 }
 
 /** `duckbill features ...`: returns the exit code. */
-export async function runFeatures(argv: string[], io: CliIO = PROCESS_IO, deps?: AdmissionDeps): Promise<number> {
+export async function runFeatures(argv: string[], io: CliIO = PROCESS_IO, deps?: AdmissionDeps, env: Environment = {}): Promise<number> {
   try {
     const [sub, ...rest] = argv;
     if (sub === "help" || wantsHelp(argv)) {
       io.write(renderHelp(sub === "impact" ? IMPACT_HELP : FEATURES_HELP));
       return 0;
     }
-    if (sub === "impact") return await runImpact(rest, io, deps);
+    if (sub === "impact") return await runImpact(rest, io, deps, env);
     const isExplain = sub === "explain";
     const { values, positionals } = parseOrUsage(isExplain ? rest : argv, parseArgsOptions(FEATURES_OPTIONS));
     const output = outputOf(values.output ?? "text");
-    const config = await configFor(values, io);
+    warnDeprecated("features", FEATURES_OPTIONS, env, io);
+    const config = await configFor(values, io, env);
     if (isExplain) {
       await runExplain(positionals.join(" ").trim(), config, deps ?? defaultDeps(), output, io);
       return 0;

@@ -10,7 +10,6 @@ import type { Registry } from "prom-client";
 import type { GroupVersionKind } from "../../apis/gvk.js";
 import { generationalWebhookKinds } from "../../admission/generation.js";
 import { createCertController, type TlsMaterialUpdate } from "../../kube/cert-controller.js";
-import { resolveClusterDomain } from "../../kube/cluster-domain.js";
 import { RequestThrottle, type ClientRateLimits } from "../../kube/client.js";
 import { createPodDryRun } from "../../kube/dry-run.js";
 import { createKubeApi } from "../../kube/json-api.js";
@@ -18,7 +17,7 @@ import { DEFAULT_LEADER_ELECTION } from "../../config/configmaps/leader-election
 import { defaultLeaseIdentity } from "../../kube/leader-election.js";
 import { loadLeaderElectionConfig } from "../../kube/leader-election-config.js";
 import { leaseNameFor } from "../../kube/lease-buckets.js";
-import { disableNamespaceOwnershipFromEnv, knativeWebhookTargets, parseWebhookUrl, startWebhookConfigReconciliation } from "../../kube/webhook-config.js";
+import { knativeWebhookTargets, startWebhookConfigReconciliation } from "../../kube/webhook-config.js";
 import type { RequestContext } from "../../serving/context.js";
 import type { GatedUsageView } from "../../serving/gated-usage.js";
 import type { KindRules } from "../../serving/registry.js";
@@ -27,12 +26,17 @@ export interface ClusterOptions {
   readonly kubeConfig: KubeConfig;
   readonly rateLimits: ClientRateLimits;
   readonly namespace: string;
+  /** The cluster's DNS domain (src/kube/cluster-domain.ts: resolveClusterDomain). */
+  readonly clusterDomain: string;
+  /** Make the system Namespace the webhook configurations' owner (false: WEBHOOK_DISABLE_NAMESPACE_OWNERSHIP). */
+  readonly namespaceOwnership: boolean;
   readonly serviceName: string;
   readonly secretName: string;
   /** Manage TLS through the Secret (else the server keeps its own certificate). */
   readonly certificates: boolean;
   /** Reconcile the three webhook configurations. */
   readonly reconcileWebhooks: boolean;
+  /** `--webhook-url` as parsed (scheme, host and port), "" for the webhook Service. */
   readonly webhookUrl: string;
   readonly leaderElection: boolean;
   /** The ConfigMap read for the Leases' settings (`--config-leader-election-name`, default config-leader-election). */
@@ -79,9 +83,9 @@ export async function startClusterParts(o: ClusterOptions): Promise<ClusterParts
         namespace: o.namespace,
         secretName: o.secretName,
         serviceName: o.serviceName,
-        clusterDomain: resolveClusterDomain(),
+        clusterDomain: o.clusterDomain,
         // With --webhook-url the API server calls that host: the certificate must name it.
-        extraHost: o.webhookUrl === "" ? undefined : new URL(parseWebhookUrl(o.webhookUrl)).hostname,
+        extraHost: o.webhookUrl === "" ? undefined : new URL(o.webhookUrl).hostname,
         identity,
         leaderElection: o.leaderElection,
         leaseName: leaseNameFor(COMPONENT, "WebhookCertificates", `${o.namespace}/${o.secretName}`, election),
@@ -99,8 +103,8 @@ export async function startClusterParts(o: ClusterOptions): Promise<ClusterParts
         namespace: o.namespace,
         // Cluster-scoped configurations: the key is `/<name>` (types.NamespacedName's String()).
         targets: knativeWebhookTargets(o.kinds, generationalWebhookKinds(o.generational, o.kinds)).map((t) => ({ ...t, leaseName: leaseNameFor(COMPONENT, t.queue, `/${t.name}`, election) })),
-        webhookUrl: o.webhookUrl === "" ? undefined : parseWebhookUrl(o.webhookUrl),
-        namespaceOwnership: !disableNamespaceOwnershipFromEnv(),
+        webhookUrl: o.webhookUrl === "" ? undefined : o.webhookUrl,
+        namespaceOwnership: o.namespaceOwnership,
         ownerController: () => o.knativeProfile().namespaceOwnerController,
         identity,
         leaderElection: o.leaderElection,

@@ -1,7 +1,7 @@
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { cgroupCpuLimit, parseCfsQuota, parseCpuMax, usableCpus } from "./cpu-limit.js";
-import { parseWorkers } from "./workers.js";
+import { workerCount } from "./workers.js";
 
 const fixtures = resolve(import.meta.dirname, "../../../test/fixtures/cgroup");
 const root = (name: string): string => join(fixtures, name);
@@ -52,6 +52,6 @@ describe("the CPUs the process may use (--workers auto)", () => {
     ["no-cgroup", 4, 4],
   ])("%s with %d CPUs to run on: %d", (name, cpus, expected) => {
     expect(usableCpus(root(name), cpus)).toBe(expected);
-    expect(parseWorkers("auto", () => usableCpus(root(name), cpus))).toBe(expected);
+    expect(workerCount("auto", () => usableCpus(root(name), cpus))).toBe(expected);
   });
 });

@@ -1,27 +1,24 @@
-import { X509Certificate } from "node:crypto";
-import { readFileSync } from "node:fs";
 import type { Server } from "node:http";
 import type { Logger } from "pino";
 import type { AdmissionDeps } from "../../admission/deps.js";
 import { exportsPrometheusMetrics } from "../../config/metrics-export.js";
-import { knativeProfile, knativeVersionSetting, type KnativeProfile } from "../../config/profile.js";
+import { knativeProfile, type KnativeProfile } from "../../config/profile.js";
 import type { ConfigData } from "../../config/types.js";
-import { chooseConfigStoreMode, createConfigStore, type ConfigStore } from "../../config/store.js";
+import { createConfigStore, type ConfigStore } from "../../config/store.js";
 import type { ClusterConfigSourceOptions } from "../../kube/config-source.js";
+import { resolveClusterDomain } from "../../kube/cluster-domain.js";
 import { CertDirWatch } from "../../certs/cert-dir-watch.js";
 import { generateTlsMaterial } from "../../certs/certificate-issuer.js";
 import { describeCertificate } from "../../certs/certificate-parse.js";
 import { loadTlsMaterial, writeTlsMaterial } from "../../certs/tls-files.js";
 import type { TlsMaterial } from "../../certs/tls-material.js";
-import { generationalKeys, parseGenerationalKinds } from "../../admission/generation.js";
+import { generationalKeys } from "../../admission/generation.js";
 import type { WebhookServer } from "../../server/app.js";
 import { followLogLevel } from "../../server/log-level.js";
-import { createLogger, LOG_FORMATS, LOG_LEVELS, type LogFormat, type LogLevel, type LogStyle } from "../../server/logging.js";
+import { createLogger, type LogStyle } from "../../server/logging.js";
 import { buildCommit } from "../version.js";
 import { listenMetrics } from "../../server/metrics-listener.js";
-import { MAX_BODY_BYTES } from "../../admission/http.js";
-import { parseBool, parseBytes, parseCount, parseDurationMs, parsePort, type ServeSettings } from "../options.js";
-import { parseTlsSettings } from "./tls-settings.js";
+import type { ServeConfig } from "../settings/serve-settings.js";
 
 export interface RunningWebhook {
   readonly server: WebhookServer;
@@ -34,69 +31,18 @@ export interface RunningWebhook {
   close(): Promise<void>;
 }
 
-/** Validates settings up front so a bad flag fails at startup with a clear message, not at the first request. */
-/** The `--client-ca` bundle: a readable file with at least one PEM certificate that parses. */
-export function readClientCa(file: string): string {
-  let pem: string;
-  try {
-    pem = readFileSync(file, "utf8");
-  } catch (err) {
-    throw new Error(`--client-ca (WEBHOOK_CLIENT_CA) must be a readable file: ${(err as Error).message}`);
-  }
-  const blocks = pem.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
-  if (blocks.length === 0) throw new Error(`--client-ca (WEBHOOK_CLIENT_CA) must hold PEM certificates; ${file} has none`);
-  for (const b of blocks) {
-    try {
-      new X509Certificate(b);
-    } catch (err) {
-      throw new Error(`--client-ca (WEBHOOK_CLIENT_CA): a certificate in ${file} does not parse: ${(err as Error).message}`);
-    }
-  }
-  return pem;
-}
-
 /**
  * `--log-format`, and Knative's logger name and fields: `commit` (knative.dev/pkg changeset.Get: the build's
  * revision, 7 characters; none when unknown) and `knative.dev/pod` (POD_NAME, as sharedmain's SetupLoggerOrDie).
  */
-export function logStyle(s: ServeSettings, env: NodeJS.ProcessEnv = process.env): LogStyle {
-  const format = s["log-format"];
-  if (!(LOG_FORMATS as readonly string[]).includes(format)) throw new Error(`--log-format (DUCKBILL_LOG_FORMAT) must be one of ${LOG_FORMATS.join(", ")}, got "${format}"`);
+export function logStyle(s: ServeConfig): LogStyle {
   const commit = buildCommit();
-  return { format: format as LogFormat, name: "webhook", commit: commit === "unknown" ? undefined : commit.slice(0, 7), pod: env.POD_NAME };
+  return { format: s["log-format"], name: "webhook", commit: commit === "unknown" ? undefined : commit.slice(0, 7), pod: s["pod-name"] };
 }
 
-export function checkSettings(s: ServeSettings): void {
-  parsePort(s.port, "--port (WEBHOOK_PORT)", true);
-  parsePort(s["metrics-port"], "--metrics-port (METRICS_PORT)", true);
-  parseTlsSettings(s);
-  if (s["client-ca"] !== "") readClientCa(s["client-ca"]);
-  parseBool(s.http2, "--http2 (WEBHOOK_ENABLE_HTTP2)");
-  parseDurationMs(s["drain-timeout"], "--drain-timeout (DRAIN_TIMEOUT)");
-  parseDurationMs(s["request-timeout"], "--request-timeout (REQUEST_TIMEOUT)");
-  parseDurationMs(s["headers-timeout"], "--headers-timeout (HEADERS_TIMEOUT)");
-  parseDurationMs(s["keep-alive-timeout"], "--keep-alive-timeout (KEEP_ALIVE_TIMEOUT)");
-  parseCount(s["max-connections"], "--max-connections (WEBHOOK_MAX_CONNECTIONS)");
-  parseMaxBufferedBytes(s["max-buffered-bytes"]);
-  if (!(LOG_LEVELS as readonly string[]).includes(s["log-level"])) throw new Error(`--log-level (LOG_LEVEL) must be one of ${LOG_LEVELS.join(", ")}, got "${s["log-level"]}"`);
-  logStyle(s);
-  parseDurationMs(s["config-watchdog"], "--config-watchdog (CONFIG_WATCHDOG)");
-  knativeProfile(s["knative-version"]);
-  parseGenerationalKinds(s.generational);
-  chooseConfigStoreMode({ source: s["config-source"], dir: s["config-dir"], kubeconfig: s.kubeconfig });
-  chooseTlsSource(s);
-  reconcileWebhooks(s);
-  parseBool(s["disable-ha"], "--disable-ha (DISABLE_HA)");
-  parseBool(s["impact-warnings"], "--impact-warnings (DUCKBILL_IMPACT_WARNINGS)");
-  parseKnativeMetrics(s["knative-metrics"]);
-  parseDurationMs(s["dry-run-timeout"], "--dry-run-timeout (PODSPEC_DRYRUN_TIMEOUT)");
-}
-
-/** `--knative-metrics`: auto (config-observability decides), or always / never. */
-function parseKnativeMetrics(v: string): "auto" | boolean {
-  if (v === "auto") return "auto";
-  if (v === "true" || v === "false") return v === "true";
-  throw new Error(`--knative-metrics (DUCKBILL_KNATIVE_METRICS) must be auto, true or false, got "${v}"`);
+/** The serve process's logger, as the settings say. */
+export function serveLogger(s: ServeConfig): Logger {
+  return createLogger(s["log-level"], undefined, {}, logStyle(s));
 }
 
 /**
@@ -104,11 +50,11 @@ function parseKnativeMetrics(v: string): "auto" | boolean {
  * to Prometheus (src/config/metrics-export.ts), re-decided when the ConfigMap or the release changes; a ConfigMap
  * Knative would reject keeps the decision in effect.
  */
-function followKnativeMetrics(metrics: import("../../server/metrics.js").WebhookMetrics, initial: KnativeProfile, logger: Logger): { observe(data: ConfigData): void; release(p: KnativeProfile): void } {
+function followKnativeMetrics(metrics: import("../../server/metrics.js").WebhookMetrics, initial: KnativeProfile, defaultBackend: string, logger: Logger): { observe(data: ConfigData): void; release(p: KnativeProfile): void } {
   let data: ConfigData | undefined;
   let profile = initial;
   const decide = (): void => {
-    const exposed = exportsPrometheusMetrics(data, profile);
+    const exposed = exportsPrometheusMetrics(data, profile, defaultBackend);
     if (exposed === undefined) {
       logger.warn({ knativeVersion: profile.version }, "config-observability: not a metrics exporter Knative accepts; Knative's series stay as they are");
       return;
@@ -129,38 +75,6 @@ function followKnativeMetrics(metrics: import("../../server/metrics.js").Webhook
   };
 }
 
-/** `--max-buffered-bytes`: 0 (no bound) or room for at least one maximal body. */
-function parseMaxBufferedBytes(v: string): number {
-  const what = "--max-buffered-bytes (WEBHOOK_MAX_BUFFERED_BYTES)";
-  const n = parseBytes(v, what);
-  if (n !== 0 && n < MAX_BODY_BYTES) throw new Error(`${what} must be 0 or at least 3Mi (one request body of the maximum size), got "${v}"`);
-  return n;
-}
-
-/** Whether cluster credentials are at hand: --kubeconfig/KUBECONFIG, or running in a pod. */
-function inCluster(s: ServeSettings, env: NodeJS.ProcessEnv = process.env): boolean {
-  return s.kubeconfig !== "" || (env.KUBERNETES_SERVICE_HOST ?? "") !== "";
-}
-
-export type TlsSource = "secret" | "dir" | "generated";
-
-export function chooseTlsSource(s: ServeSettings, env: NodeJS.ProcessEnv = process.env): TlsSource {
-  const v = s["tls-source"];
-  if (v === "secret" || v === "dir" || v === "generated") {
-    if (v === "dir" && s["cert-dir"] === "") throw new Error("--tls-source dir needs --cert-dir (CERT_DIR)");
-    return v;
-  }
-  if (v !== "auto") throw new Error(`--tls-source (TLS_SOURCE) must be auto, secret, dir or generated, got "${v}"`);
-  if (s["cert-dir"] !== "") return "dir";
-  return inCluster(s, env) ? "secret" : "generated";
-}
-
-function reconcileWebhooks(s: ServeSettings): boolean {
-  const v = s["reconcile-webhooks"];
-  if (v === "auto") return chooseTlsSource(s) === "secret";
-  return parseBool(v, "--reconcile-webhooks (RECONCILE_WEBHOOKS)");
-}
-
 /**
  * The live configuration (knative.dev/serving pkg/apis/config/store.go; docs/knative-behavior.md#live-configuration):
  * a directory or the cluster's ConfigMaps, watched, or Knative's defaults.
@@ -172,21 +86,20 @@ interface ClusterAccess {
 }
 
 /** Loads cluster credentials once, when anything needs them; bad ones fail the start with a clear message. */
-async function clusterAccess(s: ServeSettings, logger: Logger, needed: boolean): Promise<ClusterAccess | undefined> {
+async function clusterAccess(s: ServeConfig, logger: Logger, needed: boolean): Promise<ClusterAccess | undefined> {
   if (!needed) return undefined;
   const client = await import("../../kube/client.js");
-  const rateLimits = client.resolveClientRateLimits(s["kube-api-qps"], s["kube-api-burst"]);
-  const loaded = client.loadKubeConfig({ kubeconfig: s.kubeconfig === "" ? undefined : s.kubeconfig });
+  const loaded = client.loadKubeConfig({ kubeconfig: s.kubeconfig === "" ? undefined : s.kubeconfig, env: s.kubeEnvironment });
   logger.info({ credentials: loaded.origin, server: loaded.server }, "using Kubernetes credentials");
-  return { kubeConfig: loaded.kubeConfig, rateLimits };
+  return { kubeConfig: loaded.kubeConfig, rateLimits: s.clientRateLimits };
 }
 
 /**
  * The Knative release to answer as. `--knative-version auto` in a cluster reads the release from the cluster and
  * follows it (kube/knative-release.ts); offline, and with an explicit release, the profile is fixed.
  */
-async function knativeRelease(s: ServeSettings, logger: Logger, cluster: ClusterAccess | undefined): Promise<{ profile: KnativeProfile; follow?: (onProfile: (p: KnativeProfile) => void) => { close(): Promise<void> } }> {
-  const setting = knativeVersionSetting(s["knative-version"], {});
+async function knativeRelease(s: ServeConfig, logger: Logger, cluster: ClusterAccess | undefined): Promise<{ profile: KnativeProfile; follow?: (onProfile: (p: KnativeProfile) => void) => { close(): Promise<void> } }> {
+  const setting = s["knative-version"];
   if (setting !== "auto") {
     logger.info({ knativeVersion: setting }, `answering as Knative ${setting} (--knative-version)`);
     return { profile: knativeProfile(setting) };
@@ -198,12 +111,12 @@ async function knativeRelease(s: ServeSettings, logger: Logger, cluster: Cluster
   }
   const [{ createKubeApi }, release] = await Promise.all([import("../../kube/json-api.js"), import("../../kube/knative-release.js")]);
   const api = createKubeApi(cluster.kubeConfig);
-  const detected = await release.detectKnativeRelease(api, s.namespace, AbortSignal.timeout(30_000));
+  const detected = await release.detectKnativeRelease(api, s["system-namespace"], AbortSignal.timeout(30_000));
   release.logDetectedRelease(logger, detected);
   return {
     profile: detected.profile,
     follow: (onProfile) => {
-      const watch = new release.KnativeReleaseWatch({ kubeConfig: cluster.kubeConfig, api, initial: detected.profile, onProfile: (d) => onProfile(d.profile), logger, watchdogMs: parseDurationMs(s["config-watchdog"], "--config-watchdog") });
+      const watch = new release.KnativeReleaseWatch({ kubeConfig: cluster.kubeConfig, api, initial: detected.profile, onProfile: (d) => onProfile(d.profile), logger, watchdogMs: s["config-watchdog"] });
       watch.start();
       return {
         async close() {
@@ -215,22 +128,22 @@ async function knativeRelease(s: ServeSettings, logger: Logger, cluster: Cluster
   };
 }
 
-async function openConfigStore(s: ServeSettings, logger: Logger, registry: import("prom-client").Registry, cluster: ClusterAccess | undefined, profile: KnativeProfile, observers: ReadonlyMap<string, (data: ConfigData) => void>): Promise<ConfigStore> {
-  const mode = chooseConfigStoreMode({ source: s["config-source"], dir: s["config-dir"], kubeconfig: s.kubeconfig });
+async function openConfigStore(s: ServeConfig, logger: Logger, registry: import("prom-client").Registry, cluster: ClusterAccess | undefined, profile: KnativeProfile, observers: ReadonlyMap<string, (data: ConfigData) => void>): Promise<ConfigStore> {
+  const mode = s.configMode;
   if (mode === "cluster" && cluster === undefined) throw new Error("the cluster configuration source needs Kubernetes credentials");
-  const observing = new Map([[s["config-logging-name"], followLogLevel(logger, s["log-level"] as LogLevel)], ...observers]);
-  const clusterSource: ClusterConfigSourceOptions = { kubeConfig: cluster?.kubeConfig, clientRateLimits: cluster?.rateLimits, observers: observing };
+  const observing = new Map([[s["config-logging-name"], followLogLevel(logger, s["log-level"])], ...observers]);
+  const clusterSource: ClusterConfigSourceOptions | undefined = cluster === undefined ? undefined : { kubeConfig: cluster.kubeConfig, clientRateLimits: cluster.rateLimits, observers: observing };
   const store = createConfigStore({
     mode,
     profile,
-    namespace: s.namespace,
+    namespace: s["system-namespace"],
     dir: s["config-dir"] === "" ? undefined : s["config-dir"],
     ...(mode === "dir" ? { observers: observing } : {}),
     logger,
     registry,
-    watchdogMs: parseDurationMs(s["config-watchdog"], "--config-watchdog"),
+    watchdogMs: s["config-watchdog"],
     // Loaded on demand: @kubernetes/client-node takes about a second to import, and only cluster mode needs it.
-    ...(mode === "cluster" ? { cluster: async (ctx) => (await import("../../kube/config-source.js")).openClusterConfigSource(clusterSource, ctx) } : {}),
+    ...(clusterSource !== undefined && mode === "cluster" ? { cluster: async (ctx) => (await import("../../kube/config-source.js")).openClusterConfigSource(clusterSource, ctx) } : {}),
   });
   // The cluster may take a while (retries with backoff); readiness says so meanwhile. Other sources are immediate.
   if (mode === "cluster") {
@@ -259,10 +172,11 @@ async function reusableGenerated(dir: string, wantedNames: readonly string[]): P
 }
 
 /** The serving certificate to start with; generated ones are written for reuse (and for --workers to share). */
-export async function tlsFor(s: ServeSettings, logger: Logger): Promise<TlsMaterial> {
-  if (chooseTlsSource(s) === "secret") {
+export async function tlsFor(s: ServeConfig, logger: Logger): Promise<TlsMaterial> {
+  const namespace = s["system-namespace"];
+  if (s.tlsSource === "secret") {
     // A throwaway certificate lets the server answer probes (not ready, with the reason) until the Secret's arrives.
-    return generateTlsMaterial({ serviceName: s["service-name"], namespace: s.namespace });
+    return generateTlsMaterial({ serviceName: s["service-name"], namespace });
   }
   if (s["cert-dir"] !== "") {
     const m = await loadTlsMaterial(s["cert-dir"]);
@@ -270,13 +184,13 @@ export async function tlsFor(s: ServeSettings, logger: Logger): Promise<TlsMater
     return m;
   }
   const svc = s["service-name"];
-  const wanted = ["localhost", svc, `${svc}.${s.namespace}`, `${svc}.${s.namespace}.svc`];
+  const wanted = ["localhost", svc, `${svc}.${namespace}`, `${svc}.${namespace}.svc`];
   const existing = await reusableGenerated(s["generated-cert-dir"], wanted);
   if (existing !== undefined) {
     logger.info({ dir: s["generated-cert-dir"], notAfter: existing.notAfter.toISOString() }, "reusing the generated certificate; clients trust ca.crt");
     return existing;
   }
-  const m = await generateTlsMaterial({ serviceName: svc, namespace: s.namespace });
+  const m = await generateTlsMaterial({ serviceName: svc, namespace });
   await writeTlsMaterial(s["generated-cert-dir"], m);
   logger.info({ dir: s["generated-cert-dir"], notAfter: m.notAfter.toISOString() }, "generated a CA and serving certificate; clients trust ca.crt");
   return m;
@@ -298,22 +212,20 @@ export interface StartOptions {
   servingMessage?: string;
 }
 
-export async function startWebhook(s: ServeSettings, deps: AdmissionDeps, opts: StartOptions = {}): Promise<RunningWebhook> {
-  checkSettings(s);
-  const logger = opts.logger ?? createLogger(s["log-level"] as LogLevel, undefined, {}, logStyle(s));
+export async function startWebhook(s: ServeConfig, deps: AdmissionDeps, opts: StartOptions = {}): Promise<RunningWebhook> {
+  const logger = opts.logger ?? serveLogger(s);
   // Load the transport while certificates are made (key generation runs off the main thread).
   const [tls, { createWebhookServer }, { WebhookMetrics }] = await Promise.all([tlsFor(s, logger), import("../../server/app.js"), import("../../server/metrics.js")]);
-  const metricsPortWanted = parsePort(s["metrics-port"], "--metrics-port", true);
-  const knativeMetrics = parseKnativeMetrics(s["knative-metrics"]);
+  const metricsPortWanted = s["metrics-port"];
+  const knativeMetrics = s["knative-metrics"];
   const metrics = new WebhookMetrics({ knative: knativeMetrics === false ? false : undefined });
   opts.onRegistry?.(metrics.registry);
-  const tlsSource = chooseTlsSource(s);
-  const reconcile = reconcileWebhooks(s);
-  const configMode = chooseConfigStoreMode({ source: s["config-source"], dir: s["config-dir"], kubeconfig: s.kubeconfig });
-  const access = await clusterAccess(s, logger, tlsSource === "secret" || reconcile || configMode === "cluster" || inCluster(s));
+  const tlsSource = s.tlsSource;
+  const reconcile = s.reconcileWebhooks;
+  const access = await clusterAccess(s, logger, tlsSource === "secret" || reconcile || s.configMode === "cluster" || s.inCluster);
   const release = await knativeRelease(s, logger, access);
   metrics.setRelease(release.profile);
-  const metricsExport = knativeMetrics === "auto" ? followKnativeMetrics(metrics, release.profile, logger) : undefined;
+  const metricsExport = knativeMetrics === "auto" ? followKnativeMetrics(metrics, release.profile, s["default-metrics-backend"], logger) : undefined;
   const observability = new Map(metricsExport === undefined ? [] : [[s["config-observability-name"], metricsExport.observe] as const]);
   const store = await openConfigStore(s, logger, metrics.registry, access, release.profile, observability);
   const onRelease: { changed?: () => void } = {};
@@ -324,9 +236,9 @@ export async function startWebhook(s: ServeSettings, deps: AdmissionDeps, opts: 
     onRelease.changed?.();
   });
   logger.info({ source: store.current().source, tls: tlsSource, reconcileWebhooks: reconcile }, "configuration and certificate sources");
-  const generational = parseGenerationalKinds(s.generational);
+  const generational = s.generational;
 
-  const impactWarnings = parseBool(s["impact-warnings"], "--impact-warnings");
+  const impactWarnings = s["impact-warnings"];
   if (impactWarnings && access === undefined) logger.warn("--impact-warnings needs a cluster (--kubeconfig or in-cluster credentials); no impact warnings");
 
   // In a cluster: the Secret's certificate (followed by every replica), the reconcilers, the dry-run client.
@@ -337,15 +249,17 @@ export async function startWebhook(s: ServeSettings, deps: AdmissionDeps, opts: 
       ? undefined
       : await (await import("./cluster.js")).startClusterParts({
           ...access,
-          namespace: s.namespace,
+          namespace: s["system-namespace"],
+          clusterDomain: resolveClusterDomain(s["cluster-domain"]),
+          namespaceOwnership: !s["disable-namespace-ownership"],
           serviceName: s["service-name"],
           secretName: s["secret-name"],
           certificates: tlsSource === "secret",
           reconcileWebhooks: reconcile,
           webhookUrl: s["webhook-url"],
-          leaderElection: !parseBool(s["disable-ha"], "--disable-ha"),
+          leaderElection: !s["disable-ha"],
           leaderElectionConfigName: s["config-leader-election-name"],
-          dryRunTimeoutMs: parseDurationMs(s["dry-run-timeout"], "--dry-run-timeout"),
+          dryRunTimeoutMs: s["dry-run-timeout"],
           knativeProfile: () => store.current().profile,
           kinds: deps.kinds.all(),
           generational,
@@ -368,8 +282,8 @@ export async function startWebhook(s: ServeSettings, deps: AdmissionDeps, opts: 
     tls: {
       key: latestTls?.key ?? tls.key,
       cert: latestTls?.cert ?? tls.cert,
-      ...parseTlsSettings(s),
-      ...(s["client-ca"] === "" ? {} : { clientCa: readClientCa(s["client-ca"]) }),
+      ...s.tls,
+      ...(s["client-ca"] === undefined ? {} : { clientCa: s["client-ca"] }),
     },
     deps: admissionDeps,
     config: () => store.current(),
@@ -377,16 +291,16 @@ export async function startWebhook(s: ServeSettings, deps: AdmissionDeps, opts: 
     notReadyReason: () => store.notReadyReason() ?? cluster?.notReadyReason(),
     logger,
     metrics,
-    http2: parseBool(s.http2, "--http2"),
-    drainQuietPeriodMs: parseDurationMs(s["drain-timeout"], "--drain-timeout"),
-    requestTimeoutMs: parseDurationMs(s["request-timeout"], "--request-timeout"),
-    headersTimeoutMs: parseDurationMs(s["headers-timeout"], "--headers-timeout"),
-    keepAliveTimeoutMs: parseDurationMs(s["keep-alive-timeout"], "--keep-alive-timeout"),
-    maxConnections: parseCount(s["max-connections"], "--max-connections"),
-    maxBufferedBytes: parseMaxBufferedBytes(s["max-buffered-bytes"]),
+    http2: s.http2,
+    drainQuietPeriodMs: s["drain-timeout"],
+    requestTimeoutMs: s["request-timeout"],
+    headersTimeoutMs: s["headers-timeout"],
+    keepAliveTimeoutMs: s["keep-alive-timeout"],
+    maxConnections: s["max-connections"],
+    maxBufferedBytes: s["max-buffered-bytes"],
   });
   live.server = server;
-  const { port } = await server.listen(parsePort(s.port, "--port", true), s.host);
+  const { port } = await server.listen(s.port, s.host);
   // A certificate replaced in --cert-dir (a renewed Secret volume, cert-manager) is served without a restart;
   // under --workers every worker runs this function and so follows the directory itself.
   const certDirWatch = tlsSource !== "secret" && s["cert-dir"] !== "" ? startCertDirWatch(s["cert-dir"], tls, server, logger) : undefined;
@@ -397,7 +311,7 @@ export async function startWebhook(s: ServeSettings, deps: AdmissionDeps, opts: 
     const addr = metricsServer.address();
     metricsPort = typeof addr === "object" && addr !== null ? addr.port : metricsPortWanted;
   }
-  logger.info({ port, host: s.host, metricsPort, tlsMinVersion: s["tls-min-version"] }, opts.servingMessage ?? "duckbill webhook serving");
+  logger.info({ port, host: s.host, metricsPort, tlsMinVersion: s.text["tls-min-version"] }, opts.servingMessage ?? "duckbill webhook serving");
   // Lines are buffered (server/logging.ts): whoever waits for the ready line sees it now.
   logger.flush();
   const closeMetrics = (): Promise<void> => new Promise((r) => (metricsServer === undefined ? r() : metricsServer.close(() => r())));
@@ -407,7 +321,7 @@ export async function startWebhook(s: ServeSettings, deps: AdmissionDeps, opts: 
     metricsPort,
     tls,
     async shutdown() {
-      logger.info({ drainTimeout: s["drain-timeout"] }, "draining: probes fail from now on; closing once no request arrives for the drain period (a second signal exits at once)");
+      logger.info({ drainTimeout: s.text["drain-timeout"] }, "draining: probes fail from now on; closing once no request arrives for the drain period (a second signal exits at once)");
       await server.drainAndClose(); // the directory is still followed meanwhile: the drain can last a while
       await certDirWatch?.close();
       await releaseWatch?.close();

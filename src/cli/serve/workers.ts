@@ -15,17 +15,14 @@ import { rawLogWriter } from "../../server/logging.js";
 import { listenMetrics } from "../../server/metrics-listener.js";
 import { forwardLines } from "./log-forwarding.js";
 import { usableCpus } from "./cpu-limit.js";
-import { parsePort, type ServeSettings } from "../options.js";
+import type { ServeConfig } from "../settings/serve-settings.js";
 
 /**
  * The number of serving processes `--workers` asks for: `auto` (or 0) is one per CPU the process may use (the cgroup
  * quota rounded up, at most the CPUs of its affinity mask: cpu-limit.ts), as Go sizes Knative's webhook.
  */
-export function parseWorkers(s: string, cpus: () => number = usableCpus): number {
-  if (s === "auto") return cpus();
-  if (!/^\d+$/.test(s) || Number(s) > 256) throw new Error(`--workers (WEBHOOK_WORKERS) must be auto or a whole number from 0 to 256, got "${s}"`);
-  const n = Number(s);
-  return n === 0 ? cpus() : n;
+export function workerCount(setting: "auto" | number, cpus: () => number = usableCpus): number {
+  return setting === "auto" ? cpus() : setting;
 }
 
 /** What a worker tells the primary once it listens. */
@@ -142,11 +139,10 @@ async function startAggregatedMetrics(port: number, host: string, logger: Logger
  * Runs the primary: prepares what workers must share (generated certificates are written once, so every worker
  * serves the same one), forks, and resolves never; the process exits after SIGTERM once every worker drained.
  */
-export async function runPrimary(s: ServeSettings, workers: number, logger: Logger): Promise<never> {
-  const { checkSettings, chooseTlsSource, tlsFor } = await import("./serve.js");
-  checkSettings(s);
-  if (chooseTlsSource(s) === "generated") await tlsFor(s, logger);
-  const metricsPort = parsePort(s["metrics-port"], "--metrics-port", true);
+export async function runPrimary(s: ServeConfig, workers: number, logger: Logger): Promise<never> {
+  const { tlsFor } = await import("./serve.js");
+  if (s.tlsSource === "generated") await tlsFor(s, logger);
+  const metricsPort = s["metrics-port"];
   const metricsServer = metricsPort === 0 ? undefined : await startAggregatedMetrics(metricsPort, s["metrics-host"], logger);
   const boundMetrics = metricsServer?.address();
 
@@ -234,7 +230,7 @@ export async function runPrimary(s: ServeSettings, workers: number, logger: Logg
       announced = true;
       const port = msg.port;
       const mp = typeof boundMetrics === "object" && boundMetrics !== null ? boundMetrics.port : undefined;
-      logger.info({ port, host: s.host, metricsPort: mp, workers, tlsMinVersion: s["tls-min-version"] }, "duckbill webhook serving");
+      logger.info({ port, host: s.host, metricsPort: mp, workers, tlsMinVersion: s.text["tls-min-version"] }, "duckbill webhook serving");
       logger.flush();
     }
   });

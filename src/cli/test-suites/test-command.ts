@@ -8,13 +8,13 @@ import { readdir, readFile, stat } from "node:fs/promises";
 import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path";
 import type { AdmissionDeps } from "../../admission/deps.js";
 import { checkDocuments, readOldObjects, type CheckResult } from "../check/check.js";
-import { TEST_OPTIONS } from "../command-options.js";
+import { TEST_OPTIONS } from "../settings/command-options.js";
 import { defaultDeps } from "../deps.js";
 import { renderHelp } from "../help.js";
 import { exitOnError, loadConfig, parseOrUsage, PROCESS_IO, UsageError, type CliIO } from "../io.js";
 import { junitXml, type JunitCase } from "../check/junit.js";
 import { expandAllManifestPaths, expandManifestPaths, readAllManifests, readManifests } from "../kubectl/manifests.js";
-import { parseArgsOptions, settingOf } from "../options.js";
+import { parseArgsOptions, settingOf, type Environment } from "../settings/options.js";
 import { caseMatches, judge, parseTestFile, TestFileError, type TestCase, type TestSpec } from "./test-suite.js";
 import { TEST_HELP } from "../usage.js";
 
@@ -141,7 +141,7 @@ function formatJunit(outcomes: readonly FileOutcome[]): string {
 }
 
 /** `duckbill test`: returns the exit code (0 all passed, 1 a case failed, 2 usage errors or a file that could not be run). */
-export async function runTest(argv: string[], io: CliIO = PROCESS_IO, deps?: AdmissionDeps, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+export async function runTest(argv: string[], io: CliIO = PROCESS_IO, deps?: AdmissionDeps, env: Environment = {}): Promise<number> {
   try {
     const { values, positionals } = parseOrUsage(argv, parseArgsOptions(TEST_OPTIONS));
     if (values.help === true) {

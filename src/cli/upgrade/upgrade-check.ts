@@ -13,11 +13,11 @@ import type { ConfigData } from "../../config/types.js";
 import { checkDocument, checkUnchangedUpdate, storedObject, type CheckOptions, type CheckResult, type DocumentIdentity } from "../check/check.js";
 import { defaultDeps } from "../deps.js";
 import { detectKnativeVersion, profileVersionOf, type DetectKnativeVersion } from "../cluster/detect-version.js";
-import { clusterCall, exitOnError, loadConfig, parseOrUsage, PROCESS_IO, UsageError, type CliIO } from "../io.js";
+import { clusterCall, exitOnError, loadConfig, parseOrUsage, PROCESS_IO, UsageError, warnDeprecated, type CliIO } from "../io.js";
 import { controlledByService, nextApplyOf } from "../cluster/live-objects.js";
 import { type ManifestDocument, type ManifestError, readManifestPaths } from "../kubectl/manifests.js";
 import { renderHelp } from "../help.js";
-import { parseArgsOptions, settingOf, UPGRADE_CHECK_OPTIONS } from "../options.js";
+import { parseArgsOptions, settingOf, UPGRADE_CHECK_OPTIONS, type Environment } from "../settings/options.js";
 import { UpgradeComparer, type Comparison } from "./upgrade-compare.js";
 import { configMapNotes } from "./upgrade-configmaps.js";
 import { UPGRADE_CHECK_HELP } from "../usage.js";
@@ -59,7 +59,7 @@ interface Args {
   readonly output: "text" | "json";
 }
 
-function parseUpgradeArgs(argv: string[], env: NodeJS.ProcessEnv): Args {
+function parseUpgradeArgs(argv: string[], env: Environment): Args {
   const parsed = parseOrUsage(argv, parseArgsOptions(UPGRADE_CHECK_OPTIONS));
   const v = parsed.values as Record<string, unknown>;
   const setting = (flag: string): string => settingOf(UPGRADE_CHECK_OPTIONS, flag, v, env);
@@ -215,9 +215,10 @@ async function buildReport(args: Args, inputs: Inputs, admission: AdmissionDeps)
 }
 
 /** `duckbill upgrade-check`: returns the exit code. */
-export async function runUpgradeCheck(argv: string[], io: CliIO = PROCESS_IO, deps: UpgradeCheckDeps = DEFAULT_DEPS, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+export async function runUpgradeCheck(argv: string[], io: CliIO = PROCESS_IO, deps: UpgradeCheckDeps = DEFAULT_DEPS, env: Environment = {}): Promise<number> {
   try {
     const args = parseUpgradeArgs(argv, env);
+    warnDeprecated("upgrade-check", UPGRADE_CHECK_OPTIONS, env, io);
     if (args.help) {
       io.write(renderHelp(UPGRADE_CHECK_HELP));
       return 0;

@@ -4,7 +4,6 @@
  * suite and curve names become OpenSSL's (docs/adr/0015-knative-metrics-and-tls.md).
  */
 import { createSecureContext } from "node:tls";
-import type { ServeSettings } from "../options.js";
 
 export type TlsVersion = "TLSv1.2" | "TLSv1.3";
 
@@ -28,6 +27,11 @@ function parseVersion(env: string, v: string): TlsVersion {
 /** `--tls-min-version` (WEBHOOK_TLS_MIN_VERSION). */
 export function parseTlsMinVersion(s: string): TlsVersion {
   return parseVersion("WEBHOOK_TLS_MIN_VERSION", s);
+}
+
+/** `--tls-max-version` (WEBHOOK_TLS_MAX_VERSION). */
+export function parseTlsMaxVersion(s: string): TlsVersion {
+  return parseVersion("WEBHOOK_TLS_MAX_VERSION", s);
 }
 
 /** crypto/tls: VersionTLS12, VersionTLS13, as webhook.New prints them with %#x. */
@@ -117,19 +121,41 @@ export function parseCurvePreferences(v: string, hasGroup: (group: string) => bo
   return groups.length === 0 ? undefined : groups.join(":");
 }
 
+/** The four settings as ../options.ts parses them, each undefined when empty. */
+export interface ParsedTlsSettings {
+  readonly "tls-min-version": TlsVersion;
+  readonly "tls-max-version": TlsVersion | undefined;
+  readonly "tls-cipher-suites": string | undefined;
+  readonly "tls-curve-preferences": string | undefined;
+}
+
 /**
- * All four settings, checked in DefaultConfigFromEnv's order, then webhook.New's check that the minimum is not above
- * the maximum. Flags and variables that are empty are not set, as an empty variable is to os.Getenv's caller.
+ * The four settings, each parsed in DefaultConfigFromEnv's order (the settings table's), then webhook.New's check
+ * that the minimum is not above the maximum. Flags and variables that are empty are not set, as an empty variable is
+ * to os.Getenv's caller.
  */
-export function parseTlsSettings(s: Pick<ServeSettings, "tls-min-version" | "tls-max-version" | "tls-cipher-suites" | "tls-curve-preferences">, hasGroup?: (group: string) => boolean): TlsPolicySettings {
-  const minVersion = parseTlsMinVersion(s["tls-min-version"]);
-  const maxVersion = s["tls-max-version"] === "" ? undefined : parseVersion("WEBHOOK_TLS_MAX_VERSION", s["tls-max-version"]);
-  const ciphers = s["tls-cipher-suites"] === "" ? undefined : parseCipherSuites(s["tls-cipher-suites"]);
-  const ecdhCurve = s["tls-curve-preferences"] === "" ? undefined : parseCurvePreferences(s["tls-curve-preferences"], hasGroup);
+export function tlsPolicy(p: ParsedTlsSettings): TlsPolicySettings {
+  const minVersion = p["tls-min-version"];
+  const maxVersion = p["tls-max-version"];
+  const ciphers = p["tls-cipher-suites"];
+  const ecdhCurve = p["tls-curve-preferences"];
   if (maxVersion !== undefined && minVersion === "TLSv1.3" && maxVersion === "TLSv1.2") {
     throw new Error(`TLS minimum version (${GO_VERSION_NUMBER[minVersion]}) is greater than maximum version (${GO_VERSION_NUMBER[maxVersion]})`);
   }
   // Go would start and fail every handshake; Node would not start, with an OpenSSL error. Say why instead.
   if (maxVersion === "TLSv1.2" && ciphers === TLS13_ONLY) throw new Error("WEBHOOK_TLS_CIPHER_SUITES names no TLS 1.2 cipher suite and WEBHOOK_TLS_MAX_VERSION is 1.2: no handshake could succeed");
   return { minVersion, ...(maxVersion !== undefined ? { maxVersion } : {}), ...(ciphers !== undefined ? { ciphers } : {}), ...(ecdhCurve !== undefined ? { ecdhCurve } : {}) };
+}
+
+/** The four settings' text, parsed and checked as the settings table and tlsPolicy do. */
+export function parseTlsSettings(
+  s: { readonly "tls-min-version": string; readonly "tls-max-version": string; readonly "tls-cipher-suites": string; readonly "tls-curve-preferences": string },
+  hasGroup?: (group: string) => boolean,
+): TlsPolicySettings {
+  return tlsPolicy({
+    "tls-min-version": parseTlsMinVersion(s["tls-min-version"]),
+    "tls-max-version": s["tls-max-version"] === "" ? undefined : parseTlsMaxVersion(s["tls-max-version"]),
+    "tls-cipher-suites": s["tls-cipher-suites"] === "" ? undefined : parseCipherSuites(s["tls-cipher-suites"]),
+    "tls-curve-preferences": s["tls-curve-preferences"] === "" ? undefined : parseCurvePreferences(s["tls-curve-preferences"], hasGroup),
+  });
 }

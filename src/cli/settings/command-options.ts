@@ -2,14 +2,15 @@
  * The options of the commands other than `serve` and `upgrade-check` (./options.ts): what each parses, and what its
  * `--help` and docs/cli.md's tables list (test/cli/help.test.ts keeps docs/cli.md in step).
  */
-import { KNATIVE_VERSIONS } from "../config/profile.js";
+import { KNATIVE_VERSIONS } from "../../config/profile.js";
 import type { OptionSpec } from "./options.js";
 
 const RELEASES = KNATIVE_VERSIONS.join(", ");
 
 const KNATIVE_VERSION: OptionSpec = {
   flag: "knative-version",
-  env: "KNATIVE_VERSION",
+  env: "DUCKBILL_KNATIVE_VERSION",
+  deprecatedEnv: ["KNATIVE_VERSION"],
   default: "auto",
   description: `the Knative release to answer as: ${RELEASES}, or auto (the cluster's with --kubeconfig, else ${KNATIVE_VERSIONS[0]})`,
 };
@@ -39,7 +40,7 @@ const USER: OptionSpec = { flag: "user", env: "", default: "duckbill-check", met
 export const ADMIT_OPTIONS = [
   { flag: "path", env: "", default: "/resource-validation", metavar: "PATH", description: "the webhook path to answer as: /defaulting, /resource-validation or /config-validation" },
   { flag: "batch", env: "", default: "false", boolean: true, description: "JSON lines {name, path, configs?, contentType?, review} in, one answer line out each (the HTTP status and body the server would send)" },
-  { flag: "config-dir", env: "CONFIG_DIR", default: "", description: "standalone configuration directory, as for duckbill serve; without it, Knative's defaults" },
+  { flag: "config-dir", env: "DUCKBILL_CONFIG_DIR", deprecatedEnv: ["CONFIG_DIR"], default: "", description: "standalone configuration directory, as for duckbill serve; without it, Knative's defaults" },
   { ...KNATIVE_VERSION, description: `the Knative release to answer as: ${RELEASES}, or auto (${KNATIVE_VERSIONS[0]}: admit has no cluster)` },
 ] as const satisfies readonly OptionSpec[];
 
@@ -90,6 +91,7 @@ export const IMPACT_OPTIONS = [
   RECURSIVE,
   { flag: "kubeconfig", env: "", default: "", metavar: "FILE", description: "check the cluster's live Services and Configurations with its configuration, instead of manifests" },
   { flag: "namespace", short: "n", env: "", default: "", metavar: "NS", description: "manifests: the namespace of objects without one (default); cluster: only the objects of this namespace (all when empty)" },
+  { flag: "system-namespace", env: "SYSTEM_NAMESPACE", default: "knative-serving", metavar: "NS", description: "with --kubeconfig: the namespace of Knative's ConfigMaps" },
   CONFIG_DIR,
   KNATIVE_VERSION,
   USER,
