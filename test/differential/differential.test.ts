@@ -9,11 +9,13 @@
  *
  *   DIFF_RUNS=100000 DIFF_SEED=7 RELEASE=1.24 npm run test:differential
  *
- * Two families of cases: mutated from the vectors (cases.ts) and drawn from the Go type model (type-cases.ts: every
- * field path set to valid, invalid, zero, empty, null or absent values in new, old or both objects).
+ * Three families of cases: mutated from the vectors (cases.ts), drawn from the Go type model (type-cases.ts: every
+ * field path set to valid, invalid, zero, empty, null or absent values in new, old or both objects), and the
+ * ConfigMaps' keys set to every value grammar's edges (configmap-cases.ts: in /config-validation reviews and in the
+ * `configs` admission runs under).
  *
- * DIFF_RUNS cases per release and family (default 10,000 mutated, 5,000 typed: DIFF_TYPE_RUNS; a million for long runs),
- * DIFF_FAMILIES (mutated,typed), DIFF_EXACT=1 (patched objects compared as they are, nulls and empties included),
+ * DIFF_RUNS cases per release and family (default 10,000 mutated, 5,000 typed: DIFF_TYPE_RUNS, 5,000 ConfigMap cases:
+ * DIFF_CONFIGMAP_RUNS; a million for long runs), DIFF_FAMILIES (mutated,typed,configmaps), DIFF_EXACT=1 (patched objects compared as they are, nulls and empties included),
  * DIFF_VARIES (ask Knative that many more times about every case and list where its
  * own answers differ: test/conformance/known-differences.md "Where Knative varies"), DIFF_SEED (default 20261126), RELEASE (comma-separated), DIFF_SHRINK
  * (groups shrunk, default 25), DIFF_OUT (a directory: every mismatch and the shrunk ones as JSON lines).
@@ -32,12 +34,15 @@ import { CONFORMANCE_DIR, RELEASES } from "../conformance/paths.js";
 import { duckbillAnswerer, expectFrom, ReferenceProcess } from "./answerers.js";
 import { buildCase, buildPools, planArb, smaller, type Case, type Plan } from "./cases.js";
 import { buildTypeCase, typeCorpus, typePlanArb, type TypePlan } from "./type-cases.js";
+import { buildConfigMapCase, configMapPlanArb, configMapPools, type ConfigMapPlan } from "./configmap-cases.js";
 
 const RUNS = Number(process.env.DIFF_RUNS ?? 10000);
 /** Type-model cases per release (test/differential/type-cases.ts): DIFF_TYPE_RUNS, else DIFF_RUNS, else 5,000. */
 const TYPE_RUNS = Number(process.env.DIFF_TYPE_RUNS ?? process.env.DIFF_RUNS ?? 5000);
-/** DIFF_FAMILIES: which case families run (comma-separated: mutated, typed; default both). */
-const FAMILIES = (process.env.DIFF_FAMILIES ?? "mutated,typed").split(",").map((s) => s.trim());
+/** ConfigMap cases per release (test/differential/configmap-cases.ts): DIFF_CONFIGMAP_RUNS, else DIFF_RUNS, else 5,000. */
+const CONFIGMAP_RUNS = Number(process.env.DIFF_CONFIGMAP_RUNS ?? process.env.DIFF_RUNS ?? 5000);
+/** DIFF_FAMILIES: which case families run (comma-separated: mutated, typed, configmaps; default all three). */
+const FAMILIES = (process.env.DIFF_FAMILIES ?? "mutated,typed,configmaps").split(",").map((s) => s.trim());
 const SEED = Number(process.env.DIFF_SEED ?? 20261126);
 const SHRINK_GROUPS = Number(process.env.DIFF_SHRINK ?? 25);
 const ONLY = process.env.RELEASE?.split(",").map((s) => s.trim());
@@ -371,6 +376,13 @@ for (const release of RELEASES) {
       const plans: TypePlan[] = fc.sample(typePlanArb(typed.length), { seed: SEED, numRuns: TYPE_RUNS });
       const cases = plans.map((p, i) => buildTypeCase(typed, p, `differential/${version}/typed/${SEED}/${i}`));
       await runCases(version, "typed", cases, ref, duck);
+    });
+
+    it.skipIf(!FAMILIES.includes("configmaps"))(`answers as Knative does on ${CONFIGMAP_RUNS} cases setting ConfigMap keys to every value grammar's edges, or as known-differences.md says`, async () => {
+      const pools = configMapPools(corpus);
+      const plans: ConfigMapPlan[] = fc.sample(configMapPlanArb(), { seed: SEED, numRuns: CONFIGMAP_RUNS });
+      const cases = plans.map((p, i) => buildConfigMapCase(pools, p, `differential/${version}/configmaps/${SEED}/${i}`));
+      await runCases(version, "configmaps", cases, ref, duck);
     });
   });
 }
