@@ -199,14 +199,14 @@ describe("check -o junit", () => {
 });
 
 describe("check -o github", () => {
-  it("annotates denials, warnings, skipped documents and unreadable manifests at their file and line, then sums up", async () => {
+  it("annotates denials (at the field they name), warnings, skipped documents and unreadable manifests at their file and line, then sums up", async () => {
     const r = await check(["-o", "github", "-f", BROKEN_DIR]);
     expect(r.code).toBe(2);
     const lines = r.stdout.trimEnd().split("\n");
     expect(lines.filter((l) => l.startsWith("::warning "))).toHaveLength(3);
     expect(lines[0]).toMatch(/^::warning file=test\/fixtures\/check\/with-broken\/a-hello\.yaml,line=2,title=service\.serving\.knative\.dev\/hello%3A warning::Kubernetes default value is insecure/);
     expect(lines).toContain(
-      "::error file=test/fixtures/check/with-broken/d-reserved.yaml,line=2,title=service.serving.knative.dev/reserved denied::" +
+      "::error file=test/fixtures/check/with-broken/d-reserved.yaml,line=12,col=15,title=service.serving.knative.dev/reserved denied::" +
         'admission webhook "validation.webhook.serving.knative.dev" denied the request: validation failed: invalid value: 8012 is a reserved port: spec.template.spec.containers[0].ports.containerPort%0A8012 is a reserved port, please use a different value',
     );
     expect(lines).toContain("::error file=test/fixtures/check/with-broken/b-half-broken.yaml,line=21,col=1,title=unreadable manifest::Sequence item without - indicator");
@@ -217,8 +217,30 @@ describe("check -o github", () => {
   it("names no file for stdin and says when the API server refused a document", async () => {
     const r = await check(["-o", "github", "-"], "apiVersion: serving.knative.dev/v1\nkind: Service\nmetadata:\n  name: m\n  spec: {}\n");
     expect(r.stdout.split("\n")[0]).toBe(
-      '::error line=1,title=service.serving.knative.dev/m refused by the API server::Service in version "v1" cannot be handled as a Service: strict decoding error: unknown field "metadata.spec"',
+      '::error line=5,col=3,title=service.serving.knative.dev/m refused by the API server::Service in version "v1" cannot be handled as a Service: strict decoding error: unknown field "metadata.spec"',
     );
+  });
+
+  it("points a denial at the field it names, through annotation keys with dots and list items, else at the document", async () => {
+    const manifest = [
+      "apiVersion: serving.knative.dev/v1",
+      "kind: Service",
+      "metadata:",
+      "  name: scaled",
+      "spec:",
+      "  template:",
+      "    metadata:",
+      "      annotations:",
+      '        autoscaling.knative.dev/min-scale: "-1"',
+      "    spec:",
+      "      containers:",
+      "        - image: ghcr.io/knative/helloworld-go:latest",
+      "",
+    ].join("\n");
+    const r = await check(["-o", "github", "-"], manifest);
+    expect(r.stdout.split("\n").find((l) => l.startsWith("::error"))).toMatch(/^::error line=9,col=9,title=service\.serving\.knative\.dev\/scaled denied::.*spec\.template\.metadata\.annotations\.autoscaling\.knative\.dev\/min-scale/);
+    const json = await check(["-o", "json", "-"], manifest);
+    expect((JSON.parse(json.stdout) as { results: Array<{ field?: unknown }> }).results[0]?.field).toEqual({ path: "spec.template.metadata.annotations.autoscaling.knative.dev/min-scale", line: 9, column: 9 });
   });
 });
 

@@ -135,7 +135,9 @@ export function formatGithub(run: CheckRun): string {
   for (const r of run.results) {
     const what = r.ref ?? `${r.kind} ${r.name}`;
     for (const w of r.warnings) out += workflowCommand("warning", r, `${what}: warning`, w);
-    if (r.outcome === "denied") out += workflowCommand("error", r, `${what} ${r.rejectedBy === undefined ? "denied" : "refused by the API server"}`, reasonOf(r));
+    // At the first field the denial names, when the manifest writes it; else at the document.
+    const at = r.field === undefined ? r : { source: r.source, line: r.field.line, column: r.field.column };
+    if (r.outcome === "denied") out += workflowCommand("error", at, `${what} ${r.rejectedBy === undefined ? "denied" : "refused by the API server"}`, reasonOf(r));
     if (r.outcome === "skipped") out += workflowCommand("notice", r, `${r.kind} ${r.name} skipped`, r.note ?? "");
   }
   for (const e of run.unreadable) out += workflowCommand("error", e, "unreadable manifest", e.reason);

@@ -95,6 +95,8 @@ export interface CheckResult extends DocumentIdentity {
   readonly patch?: readonly jsonpatch.Operation[];
   /** Why a skipped document was skipped. */
   readonly note?: string;
+  /** For a denial: the first field its message names that the manifest writes, and where (`-o github` points there). */
+  readonly field?: { readonly path: string; readonly line: number; readonly column: number };
 }
 
 export interface CheckOptions {
@@ -465,8 +467,30 @@ async function throughApiServer(base: DocumentIdentity, target: Target, req: Api
 /** Checks documents in order (kubectl applies them one after another). */
 export async function checkDocuments(docs: readonly ManifestDocument[], opts: CheckOptions): Promise<CheckResult[]> {
   const out: CheckResult[] = [];
-  for (const doc of docs) out.push(await checkDocument(doc, opts));
+  for (const doc of docs) {
+    const r = await checkDocument(doc, opts);
+    const field = r.outcome === "denied" && doc.locate !== undefined ? deniedField(r.message ?? "", doc.locate) : undefined;
+    out.push(field === undefined ? r : { ...r, field });
+  }
   return out;
+}
+
+/**
+ * The first field path a denial names (Knative's FieldError paths start at `metadata`, `spec` or `status`) that the
+ * manifest writes; a path to a field the manifest lacks is shortened to the nearest parent it has.
+ */
+export function deniedField(message: string, locate: NonNullable<ManifestDocument["locate"]>): CheckResult["field"] {
+  for (const m of message.matchAll(/(?<![\w.[\]/-])(?:metadata|spec|status)(?:\.[^\s,:;()"'[\]]+|\[[^\]\s]*\])*/g)) {
+    let path = m[0].replace(/\.$/, "");
+    while (path !== "") {
+      const at = locate(path);
+      if (at !== undefined) return { path, line: at.line, column: at.column };
+      const cut = Math.max(path.lastIndexOf("."), path.lastIndexOf("["));
+      if (cut <= 0) break;
+      path = path.slice(0, cut);
+    }
+  }
+  return undefined;
 }
 
 /**

@@ -18,6 +18,17 @@ export interface ManifestDocument {
   /** 1-based line where the object starts. */
   readonly line: number;
   readonly object: Record<string, unknown>;
+  /**
+   * Where a field of the object is written: a Knative field path (`spec.template.spec.containers[0].image`; map keys
+   * with dots, such as annotation names, are found too). The file is read again, with positions, on the first call.
+   */
+  readonly locate?: (fieldPath: string) => FieldPosition | undefined;
+}
+
+/** A 1-based line and column in a manifest file. */
+export interface FieldPosition {
+  readonly line: number;
+  readonly column: number;
 }
 
 /** A manifest that cannot be read: `<source>:<line>:<column>: <reason>`. */
@@ -114,6 +125,7 @@ export function parseManifestFile(source: string, text: string): ParsedFile {
   const simple = parseSimpleYaml(body, kubectlTags);
   const parsed: { docs: readonly RawDocument[]; error?: ManifestError } = simple === undefined ? parseWithLibrary(source, body) : { docs: simple };
   const out: ManifestDocument[] = [];
+  const locator = fileLocator(body);
   try {
     for (const doc of parsed.docs) {
       const value = doc.value;
@@ -127,11 +139,11 @@ export function parseManifestFile(source: string, text: string): ParsedFile {
         const items = obj.items as unknown[];
         for (let i = 0; i < items.length; i++) {
           const pos = doc.itemPositions?.[i] ?? doc;
-          out.push(checkedDocument(source, pos.line, pos.column, items[i]));
+          out.push(checkedDocument(source, pos.line, pos.column, items[i], locator));
         }
         continue;
       }
-      out.push(checkedDocument(source, doc.line, doc.column, obj));
+      out.push(checkedDocument(source, doc.line, doc.column, obj, locator));
     }
   } catch (e) {
     if (e instanceof ManifestError) return { docs: out, error: e };
@@ -152,7 +164,7 @@ function isList(obj: Record<string, unknown>): boolean {
   return obj.items !== undefined && obj.items !== null;
 }
 
-function checkedDocument(source: string, line: number, column: number, value: unknown): ManifestDocument {
+function checkedDocument(source: string, line: number, column: number, value: unknown, locator: (line: number, column: number, fieldPath: string) => FieldPosition | undefined): ManifestDocument {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     throw new ManifestError(source, line, column, "a manifest document must be an object with apiVersion and kind");
   }
@@ -165,8 +177,75 @@ function checkedDocument(source: string, line: number, column: number, value: un
   if (metadata !== undefined && metadata !== null && (typeof metadata !== "object" || Array.isArray(metadata))) {
     throw new ManifestError(source, line, column, "metadata must be an object");
   }
-  return { source, line, object: obj };
+  return { source, line, object: obj, locate: (fieldPath) => locator(line, column, fieldPath) };
 }
+
+/**
+ * Finds fields in one file's text: parses it with positions on the first call (the yaml library; the fast reader
+ * keeps none), then walks from the node that starts at the document's line and column.
+ */
+function fileLocator(body: string): (line: number, column: number, fieldPath: string) => FieldPosition | undefined {
+  let roots: Map<string, unknown> | undefined;
+  const lineCounter = new LineCounter();
+  const at = (node: unknown): FieldPosition | undefined => {
+    const range = node !== null && typeof node === "object" && "range" in node ? (node.range as [number, number, number] | undefined) : undefined;
+    if (range === undefined) return undefined;
+    const p = lineCounter.linePos(range[0]);
+    return { line: p.line, column: p.col };
+  };
+  const index = (): Map<string, unknown> => {
+    const m = new Map<string, unknown>();
+    for (const doc of parseAllDocuments(body, { ...PARSE_OPTIONS, lineCounter })) {
+      const contents = doc.contents;
+      const start = at(contents);
+      if (start === undefined) continue;
+      m.set(`${start.line}:${start.column}`, contents);
+      const items = isMap(contents) ? contents.get("items", true) : undefined;
+      if (isSeq(items)) for (const item of items.items) {
+        const p = at(item);
+        if (p !== undefined) m.set(`${p.line}:${p.column}`, item);
+      }
+    }
+    return m;
+  };
+  return (line, column, fieldPath) => {
+    if (body.length > MAX_LOCATE_BYTES) return undefined;
+    roots ??= index();
+    let node = roots.get(`${line}:${column}`);
+    if (node === undefined) return undefined;
+    // Knative's paths: `.name` for fields, `[i]` for elements, `[key]` or `.key` for map keys (which may hold dots).
+    const parts = fieldPath.match(/\[[^\]]*\]|[^.[\]]+/g) ?? [];
+    for (let i = 0; i < parts.length; ) {
+      const part = parts[i] as string;
+      if (isSeq(node)) {
+        const n = /^\[(\d+)\]$/.exec(part);
+        // Knative names the one element of a list without its index (`ports.containerPort`).
+        if (n === null && node.items.length !== 1) return undefined;
+        node = node.items[n === null ? 0 : Number(n[1])];
+        if (n !== null) i++;
+        continue;
+      }
+      if (!isMap(node)) return undefined;
+      const map = node;
+      // The longest run of parts that names a key: `annotations.autoscaling.knative.dev/min-scale`.
+      let found = false;
+      for (let j = parts.length; j > i && !found; j--) {
+        const key = part.startsWith("[") && j === i + 1 ? part.slice(1, -1) : parts.slice(i, j).join(".");
+        const pair = map.items.find((p) => (p.key !== null && typeof p.key === "object" && "value" in p.key ? String(p.key.value) : String(p.key)) === key);
+        if (pair !== undefined) {
+          node = j === parts.length ? (pair.key ?? pair.value) : pair.value;
+          i = j;
+          found = true;
+        }
+      }
+      if (!found) return undefined;
+    }
+    return at(node);
+  };
+}
+
+/** Files larger than this are not read again for field positions (the document's line is used). */
+const MAX_LOCATE_BYTES = 4 * 1024 * 1024;
 
 /**
  * The files behind `-f` arguments, in kubectl's order: a file as given; a directory's manifest files in lexical
