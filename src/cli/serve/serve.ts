@@ -88,6 +88,7 @@ export function checkSettings(s: ServeSettings): void {
   reconcileWebhooks(s);
   parseBool(s["disable-ha"], "--disable-ha (DISABLE_HA)");
   parseBool(s["impact-warnings"], "--impact-warnings (DUCKBILL_IMPACT_WARNINGS)");
+  parseBool(s["feature-scopes"], "--feature-scopes (DUCKBILL_FEATURE_SCOPES)");
   parseKnativeMetrics(s["knative-metrics"]);
   parseDurationMs(s["dry-run-timeout"], "--dry-run-timeout (PODSPEC_DRYRUN_TIMEOUT)");
 }
@@ -350,6 +351,7 @@ export async function startWebhook(s: ServeSettings, deps: AdmissionDeps, opts: 
           kinds: deps.kinds.all(),
           generational,
           impactWarnings,
+          ...(parseBool(s["feature-scopes"], "--feature-scopes") ? { featureScopes: { config: () => store.current() } } : {}),
           logger,
           registry: metrics.registry,
           onTlsMaterial: (m) => {
@@ -374,6 +376,7 @@ export async function startWebhook(s: ServeSettings, deps: AdmissionDeps, opts: 
     deps: admissionDeps,
     config: () => store.current(),
     ...(cluster?.gatedUsage !== undefined ? { gatedUsage: cluster.gatedUsage } : {}),
+    ...(cluster?.namespaces !== undefined ? { namespaces: cluster.namespaces } : {}),
     notReadyReason: () => store.notReadyReason() ?? cluster?.notReadyReason(),
     logger,
     metrics,
