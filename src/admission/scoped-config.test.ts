@@ -5,7 +5,7 @@ import { defaultDeps } from "../cli/deps.js";
 import { GatedUsageIndex, usageBits } from "../serving/gated-usage.js";
 import { admissionRequest } from "../../test/support/admission-request.js";
 import { admitConfigMap } from "./config-validation.js";
-import { relabelImpact } from "./scoped-config.js";
+import { relabelImpact, scopesDenying } from "./scoped-config.js";
 import { admitValidation } from "./validation.js";
 
 const deps = defaultDeps();
@@ -128,5 +128,21 @@ describe("impact warnings", () => {
       object: { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "config-features-scopes" }, data: { [RUNTIME]: "namespaces: [Bad]" } },
     });
     expect(admitConfigMap(review, deps, { config }).message).toMatch(/^validation failed: invalid namespaces for "kubernetes.podspec-runtimeclassname": namespaces\[0\]: Invalid value: "Bad": /);
+  });
+});
+
+describe("scopesDenying", () => {
+  const both = { config, narrowed: [...config.featureScopes.values()] };
+  const errorsIf = (needsBoth: boolean) => (c: typeof config): string | undefined => {
+    const off = [c.admission.features.podSpecRuntimeClassName, c.admission.features.podSpecVolumesHostPath].filter((f) => f === "Disabled").length;
+    return off === 2 || (!needsBoth && off === 1) ? "denied" : undefined;
+  };
+
+  it("names every narrowed scope when only their narrowing together changes the answer", () => {
+    expect(scopesDenying(both, config, "team-b", "denied", errorsIf(true)).keys).toEqual([RUNTIME, HOSTPATH]);
+  });
+
+  it("names none when the cluster-wide flags give the same errors", () => {
+    expect(scopesDenying(both, config, "team-b", "denied", () => "denied")).toEqual({ keys: [], lines: [] });
   });
 });

@@ -52,23 +52,24 @@ export async function configForNamespace(env: RequestEnv, namespace: string): Pr
   return { config: narrowedSnapshot(snapshot, narrowed), narrowed };
 }
 
-/** Whether each narrowed flag alone changes the error text: the scopes a denial is due to, and their lines. */
+/**
+ * The scopes a denial is due to, and their lines: each narrowed flag that alone changes the error text from the
+ * cluster-wide answer; when none does alone but all together do, every narrowed flag. `scopedErrors` is the denial's
+ * error text.
+ */
 export function scopesDenying(
   scoped: ScopedConfig,
   cluster: ConfigSnapshot,
   namespace: string,
+  scopedErrors: string,
   errorsWith: (config: ConfigSnapshot) => string | undefined,
 ): { readonly keys: string[]; readonly lines: string[] } {
-  const keys: string[] = [];
-  const lines: string[] = [];
-  if (scoped.narrowed.length === 0) return { keys, lines };
+  if (scoped.narrowed.length === 0) return { keys: [], lines: [] };
   const clusterWide = errorsWith(cluster);
-  for (const scope of scoped.narrowed) {
-    if (errorsWith(narrowedSnapshot(cluster, [scope])) === clusterWide) continue;
-    keys.push(scope.key);
-    lines.push(scopeDenialLine(scope, cluster.admission.features[scope.field], namespace));
-  }
-  return { keys, lines };
+  if (clusterWide === scopedErrors) return { keys: [], lines: [] };
+  let due = scoped.narrowed.filter((scope) => errorsWith(narrowedSnapshot(cluster, [scope])) !== clusterWide);
+  if (due.length === 0) due = [...scoped.narrowed];
+  return { keys: due.map((s) => s.key), lines: due.map((s) => scopeDenialLine(s, cluster.admission.features[s.field], namespace)) };
 }
 
 /** What a namespace's relabelling changes: its flags (`key from → to`) and, with a usage index, the impact warnings. */

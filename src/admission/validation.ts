@@ -8,6 +8,8 @@ import { ALLOWED, deny, type Decision } from "./response.js";
 import type { AdmissionRequest } from "./review.js";
 import { configForNamespace, scopesDenying } from "./scoped-config.js";
 
+const NONE: readonly never[] = [];
+
 /**
  * /resource-validation (knative.dev/pkg webhook/resourcesemantics/validation/validation_admit.go:
  * (*reconciler).Admit; docs/knative-behavior.md#validation-pipeline).
@@ -26,8 +28,9 @@ export async function admitValidation(req: AdmissionRequest, deps: AdmissionDeps
   const obj = decodedNew.value;
   if (obj === undefined) return deny("validation failed: the new object may not be nil");
 
-  // Feature scopes (config-features-scopes): outside a flag's scope the rules see it Disabled.
-  const scoped = await configForNamespace(env, req.namespace);
+  // Feature scopes (config-features-scopes): outside a flag's scope the rules see it Disabled. Without the
+  // ConfigMap the request takes the snapshot as it is, with no await.
+  const scoped = env.config.featureScopes.size === 0 ? { config: env.config, narrowed: NONE } : await configForNamespace(env, req.namespace);
   const ctx: RequestContext = {
     operation: req.operation,
     subResource: req.operation === "UPDATE" ? req.subResource : "",
@@ -44,10 +47,12 @@ export async function admitValidation(req: AdmissionRequest, deps: AdmissionDeps
     if (warned !== undefined) warnings = warned.wrappedErrorTexts();
     const errors = result.filter("Error");
     if (errors !== undefined) {
-      const message = `validation failed: ${errors.error()}`;
+      const text = errors.error();
+      const message = `validation failed: ${text}`;
       if (scoped.narrowed.length === 0) return deny(message, warnings);
+      // A scope narrowed a flag: the denial names the scopes that changed the answer (one line each).
       const validate = rules.validate;
-      const by = scopesDenying(scoped, env.config, req.namespace, (config) => validate?.(obj, { ...ctx, config })?.filter("Error")?.error());
+      const by = scopesDenying(scoped, env.config, req.namespace, text, (config) => validate?.(obj, { ...ctx, config })?.filter("Error")?.error());
       if (by.keys.length === 0) return deny(message, warnings);
       return { ...deny([message, ...by.lines].join("\n"), warnings), scopeDenials: by.keys };
     }
