@@ -1,10 +1,11 @@
+import type { NamespaceLabelsView } from "../config/feature-scopes.js";
 import type { ConfigSnapshot } from "../config/snapshot.js";
 import type { GatedUsageView } from "../serving/gated-usage.js";
 import type { RequestContext } from "../serving/context.js";
 import type { KindRegistry } from "../serving/registry.js";
 import type { ConfigMapValidators } from "../config/validators.js";
 
-export type { GatedUsageView };
+export type { GatedUsageView, NamespaceLabelsView };
 
 /** What the admission layer needs from the outside, passed in by the transport (never imported globally). */
 export interface AdmissionDeps {
@@ -31,4 +32,9 @@ export interface RequestEnv {
    * /config-validation warns about the objects a `config-features` change would deny. Absent: no such warnings.
    */
   readonly gatedUsage?: GatedUsageView;
+  /**
+   * The namespaces' labels (`--feature-scopes`, cluster mode only: src/kube/namespace-watch.ts), which the scopes of
+   * config-features-scopes select on. Absent: no namespace matches a scope's selector, only its names.
+   */
+  readonly namespaces?: NamespaceLabelsView;
 }

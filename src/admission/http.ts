@@ -58,6 +58,8 @@ export interface AdmittedSummary {
   readonly type: WebhookType;
   /** The JSON patch as text, before its base64 encoding in `response.patch` (the log lines quote it). */
   readonly patchText?: string;
+  /** The flags whose scope caused the denial (Decision.scopeDenials), for the metrics. */
+  readonly scopeDenials?: readonly string[];
 }
 
 const TEXT = "text/plain; charset=utf-8";
@@ -176,5 +178,5 @@ export async function answerReview(path: AdmissionPath, body: Buffer | string, d
   if (review.apiVersion !== "") out.apiVersion = review.apiVersion;
   out.response = response;
   // json.Encoder.Encode ends the value with a newline.
-  return { status: 200, contentType: REVIEW_CONTENT_TYPE, body: `${JSON.stringify(out)}\n`, admission: { request, response, type, patchText } };
+  return { status: 200, contentType: REVIEW_CONTENT_TYPE, body: `${JSON.stringify(out)}\n`, admission: { request, response, type, patchText, ...(decision.scopeDenials === undefined ? {} : { scopeDenials: decision.scopeDenials }) } };
 }

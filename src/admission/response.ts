@@ -28,6 +28,8 @@ export interface Decision {
   message?: string;
   patch?: unknown[];
   warnings?: string[];
+  /** The flags whose scope (config-features-scopes) caused a denial, for the metrics; absent otherwise. */
+  scopeDenials?: readonly string[];
 }
 
 export const ALLOWED: Decision = Object.freeze({ allowed: true }) as Decision;

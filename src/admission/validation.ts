@@ -6,6 +6,9 @@ import type { AdmissionDeps, RequestEnv } from "./deps.js";
 import { decodeObject } from "./objects.js";
 import { ALLOWED, deny, type Decision } from "./response.js";
 import type { AdmissionRequest } from "./review.js";
+import { configForNamespace, scopesDenying } from "./scoped-config.js";
+
+const NONE: readonly never[] = [];
 
 /**
  * /resource-validation (knative.dev/pkg webhook/resourcesemantics/validation/validation_admit.go:
@@ -25,13 +28,16 @@ export async function admitValidation(req: AdmissionRequest, deps: AdmissionDeps
   const obj = decodedNew.value;
   if (obj === undefined) return deny("validation failed: the new object may not be nil");
 
+  // Feature scopes (config-features-scopes): outside a flag's scope the rules see it Disabled. Without the
+  // ConfigMap the request takes the snapshot as it is, with no await.
+  const scoped = env.config.featureScopes.size === 0 ? { config: env.config, narrowed: NONE } : await configForNamespace(env, req.namespace);
   const ctx: RequestContext = {
     operation: req.operation,
     subResource: req.operation === "UPDATE" ? req.subResource : "",
     oldObject: req.operation === "UPDATE" ? decodedOld.value : undefined,
     userInfo: req.userInfo,
     dryRun: req.dryRun,
-    config: env.config,
+    config: scoped.config,
     podDryRun: deps.podDryRun,
   };
   const result = rules.validate?.(obj, ctx);
@@ -40,7 +46,16 @@ export async function admitValidation(req: AdmissionRequest, deps: AdmissionDeps
     const warned = result.filter("Warning");
     if (warned !== undefined) warnings = warned.wrappedErrorTexts();
     const errors = result.filter("Error");
-    if (errors !== undefined) return deny(`validation failed: ${errors.error()}`, warnings);
+    if (errors !== undefined) {
+      const text = errors.error();
+      const message = `validation failed: ${text}`;
+      if (scoped.narrowed.length === 0) return deny(message, warnings);
+      // A scope narrowed a flag: the denial names the scopes that changed the answer (one line each).
+      const validate = rules.validate;
+      const by = scopesDenying(scoped, env.config, req.namespace, text, (config) => validate?.(obj, { ...ctx, config })?.filter("Error")?.error());
+      if (by.keys.length === 0) return deny(message, warnings);
+      return { ...deny([message, ...by.lines].join("\n"), warnings), scopeDenials: by.keys };
+    }
   }
   if (rules.callback !== undefined) {
     // knative.dev/pkg validation_admit.go callback: the callback gets request.object decoded as an Unstructured,

@@ -38,7 +38,7 @@ export const SERVE_HELP: HelpSpec = {
   ],
   groups: groupOptions(SERVE_OPTIONS, [
     { title: "Listening and TLS", flags: ["port", "host", "http2", "tls-min-version", "tls-max-version", "tls-cipher-suites", "tls-curve-preferences", "client-ca", "tls-source", "cert-dir", "generated-cert-dir", "secret-name"] },
-    { title: "Cluster", flags: ["kubeconfig", "system-namespace", "service-name", "knative-version", "reconcile-webhooks", "webhook-url", "disable-ha", "disable-namespace-ownership", "cluster-domain", "dry-run-timeout", "impact-warnings", "kube-api-qps", "kube-api-burst", "pod-name"] },
+    { title: "Cluster", flags: ["kubeconfig", "system-namespace", "service-name", "knative-version", "reconcile-webhooks", "webhook-url", "disable-ha", "disable-namespace-ownership", "cluster-domain", "dry-run-timeout", "impact-warnings", "feature-scopes", "kube-api-qps", "kube-api-burst", "pod-name"] },
     { title: "Configuration", flags: ["config-source", "config-dir", "config-watchdog", "config-logging-name", "config-observability-name", "config-leader-election-name", "generational"] },
     { title: "Limits and timeouts", flags: ["request-timeout", "headers-timeout", "keep-alive-timeout", "drain-timeout", "max-connections", "max-buffered-bytes", "workers"] },
     { title: "Metrics and logging", flags: ["metrics-port", "metrics-host", "knative-metrics", "default-metrics-backend", "log-level", "log-format"] },
@@ -71,12 +71,12 @@ export const CHECK_HELP: HelpSpec = {
 
 export const FEATURES_HELP: HelpSpec = {
   usage: [
-    "duckbill features [--config-dir DIR | --kubeconfig FILE [-n NS]] [-o text|json]",
-    "duckbill features explain <flag | field> [--config-dir DIR | --kubeconfig FILE [-n NS]] [-o text|json]",
+    "duckbill features [--config-dir DIR | --kubeconfig FILE [--system-namespace NS]] [-n NS [--namespace-labels K=V,...]] [-o text|json]",
+    "duckbill features explain <flag | field> [--config-dir DIR | --kubeconfig FILE [--system-namespace NS]] [-n NS [--namespace-labels K=V,...]] [-o text|json]",
     "duckbill features impact --disable <flag> (-f FILE|DIR|- ... | --kubeconfig FILE) [options]",
   ],
   description: [
-    "Without a subcommand: every config-features flag of the Knative release, with its state (in DIR, in the cluster, or Knative's defaults), its default, its type and what it gates.",
+    "Without a subcommand: every config-features flag of the Knative release, with its state (in DIR, in the cluster, or Knative's defaults), its default, its type and what it gates; with config-features-scopes also each flag's scope (docs/feature-scopes.md), and with -n NS the state in that namespace beside the cluster-wide one.",
     "explain: what a flag gates and how to turn it on or off; or, for a field (spec.template.spec.affinity, volumes[*].nfs, or a bare name such as privileged), which flag gates it, or that Knative never allows it or allows only some values. A name that is neither a flag nor a field exits 2 with the closest ones.",
     'impact: which objects the webhook would start denying once the flag is Disabled: manifests, or the cluster\'s live Services and Configurations (see "duckbill features impact --help").',
     `--knative-version (env DUCKBILL_KNATIVE_VERSION) is the release whose flags apply: ${RELEASES}; auto is the cluster's with --kubeconfig, else ${KNATIVE_VERSIONS[0]}.`,

@@ -4,6 +4,7 @@
  * section, docs/adr/0010-layout.md).
  * The raw `data` is kept for logs and tooling; rules use the parsed `admission` view, computed once here.
  */
+import { FEATURE_SCOPES_CONFIG_NAME, NO_SCOPES, parseFeatureScopes, type FeatureScopes } from "./feature-scopes.js";
 import { DEFAULT_ADMISSION_CONFIG, parseAdmissionConfig } from "./parse.js";
 import { DEFAULT_KNATIVE_VERSION, PROFILES, type KnativeProfile } from "./profile.js";
 import type { AdmissionConfig, ConfigData } from "./types.js";
@@ -21,24 +22,29 @@ export interface ConfigSnapshot {
   readonly configErrors: ReadonlyMap<string, string>;
   /** The Knative release answered as (`--knative-version`). */
   readonly profile: KnativeProfile;
+  /**
+   * Duckbill's `config-features-scopes` (config/feature-scopes.ts): flags narrowed to namespaces. Empty without the
+   * ConfigMap, and then no answer differs from Knative's.
+   */
+  readonly featureScopes: FeatureScopes;
 }
 
 /**
  * The ConfigMaps whose contents affect /defaulting and /resource-validation (the ones knative.dev/serving
- * pkg/apis/config/store.go watches).
+ * pkg/apis/config/store.go watches), and Duckbill's config-features-scopes.
  */
-export const ADMISSION_CONFIGMAPS = ["config-defaults", "config-features", "config-autoscaler"] as const;
+export const ADMISSION_CONFIGMAPS = ["config-defaults", "config-features", "config-autoscaler", FEATURE_SCOPES_CONFIG_NAME] as const;
 
 const EMPTY = new Map(
   Object.values(PROFILES).map((profile) => [
     profile,
-    Object.freeze({ data: new Map<string, ConfigData>(), source: "defaults", admission: DEFAULT_ADMISSION_CONFIG, configErrors: new Map<string, string>(), profile }),
+    Object.freeze({ data: new Map<string, ConfigData>(), source: "defaults", admission: DEFAULT_ADMISSION_CONFIG, configErrors: new Map<string, string>(), profile, featureScopes: NO_SCOPES }),
   ]),
 ) as ReadonlyMap<KnativeProfile, ConfigSnapshot>;
 
 /** Knative's defaults, as the release `profile` answers (default: DEFAULT_KNATIVE_VERSION's). */
 export function defaultSnapshot(profile: KnativeProfile = PROFILES[DEFAULT_KNATIVE_VERSION]): ConfigSnapshot {
-  return EMPTY.get(profile) ?? Object.freeze({ data: new Map<string, ConfigData>(), source: "defaults", admission: DEFAULT_ADMISSION_CONFIG, configErrors: new Map<string, string>(), profile });
+  return EMPTY.get(profile) ?? Object.freeze({ data: new Map<string, ConfigData>(), source: "defaults", admission: DEFAULT_ADMISSION_CONFIG, configErrors: new Map<string, string>(), profile, featureScopes: NO_SCOPES });
 }
 
 /** Builds a frozen snapshot from plain ConfigMap data (copied, so callers cannot change it later). */
@@ -59,7 +65,13 @@ export function snapshotFrom(
     data.set(name, Object.freeze(copy));
   }
   const { config, errors } = parseAdmissionConfig(data, profile);
-  return Object.freeze({ data, source, admission: config, configErrors: errors, profile });
+  const scopesData = data.get(FEATURE_SCOPES_CONFIG_NAME);
+  const scopes = scopesData === undefined ? undefined : parseFeatureScopes(scopesData, profile);
+  if (scopes === undefined || scopes.ok) {
+    return Object.freeze({ data, source, admission: config, configErrors: errors, profile, featureScopes: scopes?.value ?? NO_SCOPES });
+  }
+  const configErrors = new Map(errors).set(FEATURE_SCOPES_CONFIG_NAME, scopes.error);
+  return Object.freeze({ data, source, admission: config, configErrors, profile, featureScopes: NO_SCOPES });
 }
 
 /** The same ConfigMaps as the release `profile` reads them. */

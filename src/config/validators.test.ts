@@ -58,7 +58,7 @@ function configMapCases(dir: string): ConfigMapCase[] {
 const MINE = new Set(["config-features", "config-defaults", "config-autoscaler"]);
 
 describe("knativeConfigMapValidators", () => {
-  it("validates exactly the ConfigMaps Knative 1.17 validates (serving v0.44.2 cmd/webhook/main.go, config-tracing included)", () => {
+  it("validates exactly the ConfigMaps Knative 1.17 validates (serving v0.44.2 cmd/webhook/main.go, config-tracing included), and Duckbill's config-features-scopes", () => {
     expect(knativeConfigMapValidators().names()).toEqual([
       "config-autoscaler",
       "config-certmanager",
@@ -66,6 +66,7 @@ describe("knativeConfigMapValidators", () => {
       "config-deployment",
       "config-domain",
       "config-features",
+      "config-features-scopes",
       "config-gc",
       "config-leader-election",
       "config-logging",

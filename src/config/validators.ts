@@ -8,6 +8,7 @@ import { OTHER_CONFIGMAP_PARSERS, type ConfigMapParser } from "./configmaps/inde
 import { AUTOSCALER_CONFIG_NAME, parseAutoscalerConfig } from "./autoscaler.js";
 import { DEFAULTS_CONFIG_NAME, parseDefaultsConfig } from "./defaults.js";
 import { checkExample } from "./example-checksum.js";
+import { FEATURE_SCOPES_CONFIG_NAME, parseFeatureScopes } from "./feature-scopes.js";
 import { FEATURES_CONFIG_NAME, parseFeaturesConfig } from "./features.js";
 import { DEFAULT_PROFILE, type KnativeProfile } from "./profile.js";
 
@@ -44,7 +45,8 @@ function errorOf(r: { ok: true } | { ok: false; error: string }): string | undef
 /**
  * Every ConfigMap Knative 1.17's config webhook validates (knative.dev/serving v0.44.2 cmd/webhook/main.go): the
  * three that steer admission, and config-gc, -network, -deployment, -observability, -logging, -leader-election,
- * -domain, -certmanager, -tracing.
+ * -domain, -certmanager, -tracing; and Duckbill's config-features-scopes (config/feature-scopes.ts), a name Knative
+ * admits without inspection.
  */
 export function knativeConfigMapValidators(): ConfigMapValidators {
   return new ConfigMapValidators([
@@ -58,5 +60,6 @@ export function knativeConfigMapValidators(): ConfigMapValidators {
     [DEFAULTS_CONFIG_NAME, guardedValidator((data, profile) => errorOf(parseDefaultsConfig(data, profile)))],
     [AUTOSCALER_CONFIG_NAME, guardedValidator((data, profile) => errorOf(parseAutoscalerConfig(data, profile)))],
     ...OTHER_CONFIGMAP_PARSERS.map(([name, parse]) => [name, guardedValidator(parse)] as const),
+    [FEATURE_SCOPES_CONFIG_NAME, guardedValidator((data, profile) => errorOf(parseFeatureScopes(data, profile)))],
   ]);
 }

@@ -9,7 +9,7 @@ import type { Logger } from "pino";
 import { GatedUsageIndex, objectKey, ownedByService, usageBits, type GatedUsageView, type UsageKind } from "../serving/gated-usage.js";
 import type { RequestThrottle } from "./client.js";
 import { createKubeApi, type KubeApi } from "./json-api.js";
-import { logStreamEnd, Reflector } from "./reflector.js";
+import { listPaged, logStreamEnd, Reflector } from "./reflector.js";
 
 const PLURALS: Record<UsageKind, string> = { Service: "services", Configuration: "configurations" };
 const DEFAULT_WATCHDOG_MS = 120_000;
@@ -28,11 +28,6 @@ export interface GatedUsageWatchOptions {
 /** A summary in place of a listed object: what the list hands to onList. */
 type Summary = readonly [key: string, bits: number];
 
-interface ListPage {
-  readonly metadata?: { readonly resourceVersion?: string; readonly continue?: string };
-  readonly items?: readonly unknown[];
-}
-
 function summaryOf(kind: UsageKind, obj: unknown): Summary | undefined {
   const key = objectKey(obj);
   if (key === undefined || (kind === "Configuration" && ownedByService(obj))) return undefined;
@@ -50,30 +45,15 @@ export class GatedUsageWatch {
     this.index = new GatedUsageIndex(opts.capacity);
     this.api = createKubeApi(opts.kubeConfig, { throttle: opts.throttle });
     const { logger } = opts;
-    const pageSize = String(opts.pageSize ?? PAGE_SIZE);
+    const pageSize = opts.pageSize ?? PAGE_SIZE;
     this.reflectors = (["Service", "Configuration"] as const).map((kind) => {
       const path = `/apis/serving.knative.dev/v1/${PLURALS[kind]}`;
       const fields = { resource: `${PLURALS[kind]}.serving.knative.dev` };
       return new Reflector<unknown>({
         kubeConfig: opts.kubeConfig,
         path,
-        list: async (signal) => {
-          // Paged: each page is summarised and dropped. The first page's resourceVersion is the list's.
-          const summaries: Summary[] = [];
-          let resourceVersion = "";
-          let token = "";
-          do {
-            const query: Record<string, string> = { limit: pageSize, ...(token === "" ? {} : { continue: token }) };
-            const page = (await this.api.request({ method: "GET", path, query, signal })) as ListPage;
-            if (resourceVersion === "") resourceVersion = page.metadata?.resourceVersion ?? "";
-            for (const item of page.items ?? []) {
-              const s = summaryOf(kind, item);
-              if (s !== undefined) summaries.push(s);
-            }
-            token = page.metadata?.continue ?? "";
-          } while (token !== "");
-          return { resourceVersion, items: summaries };
-        },
+        // Paged: each page is summarised and dropped.
+        list: (signal) => listPaged(this.api, path, pageSize, signal, (item) => summaryOf(kind, item)),
         onList: (items) => {
           this.index.replace(kind, items as readonly Summary[]);
           logger.info({ ...fields, stored: this.index.size(), full: this.index.full() }, "impact warnings: usage index listed");

@@ -60,6 +60,32 @@ export function logStreamEnd(logger: Logger, subject: string, fields: Readonly<R
   };
 }
 
+interface ListPage {
+  readonly metadata?: { readonly resourceVersion?: string; readonly continue?: string };
+  readonly items?: readonly unknown[];
+}
+
+/**
+ * A paged list of the collection at `path` (`limit`, `continue`), each item mapped as its page arrives (undefined:
+ * dropped), so no full list is ever held; the first page's resourceVersion is the list's.
+ */
+export async function listPaged<T>(api: KubeApi, path: string, pageSize: number, signal: AbortSignal, map: (item: unknown) => T | undefined): Promise<{ resourceVersion: string; items: T[] }> {
+  const items: T[] = [];
+  let resourceVersion = "";
+  let token = "";
+  do {
+    const query: Record<string, string> = { limit: String(pageSize), ...(token === "" ? {} : { continue: token }) };
+    const page = (await api.request({ method: "GET", path, query, signal })) as ListPage;
+    if (resourceVersion === "") resourceVersion = page.metadata?.resourceVersion ?? "";
+    for (const item of page.items ?? []) {
+      const mapped = map(item);
+      if (mapped !== undefined) items.push(mapped);
+    }
+    token = page.metadata?.continue ?? "";
+  } while (token !== "");
+  return { resourceVersion, items };
+}
+
 /** A stream that delivered something or stayed up this long was healthy: the next failure starts backoff afresh. */
 const HEALTHY_STREAM_MS = 1000;
 

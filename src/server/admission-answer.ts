@@ -1,6 +1,6 @@
 import type { FastifyReply } from "fastify";
 import type { Logger } from "pino";
-import type { AdmissionDeps, GatedUsageView, RequestEnv } from "../admission/deps.js";
+import type { AdmissionDeps, GatedUsageView, NamespaceLabelsView, RequestEnv } from "../admission/deps.js";
 import { answerReview, goHttpError, type AdmissionPath, type HttpAnswer } from "../admission/http.js";
 import type { ConfigSnapshot } from "../config/snapshot.js";
 import { releaseAfterBody } from "./heap-release.js";
@@ -14,6 +14,8 @@ export interface AnswerOptions {
   readonly config: () => ConfigSnapshot;
   /** `--impact-warnings`: the usage index handed to every request's env (absent: no impact warnings). */
   readonly gatedUsage?: GatedUsageView;
+  /** `--feature-scopes`: the namespaces' labels handed to every request's env (absent: scopes match by name only). */
+  readonly namespaces?: NamespaceLabelsView;
   readonly logger: Logger;
   readonly metrics?: WebhookMetrics;
 }
@@ -50,7 +52,7 @@ function httpSummary(reply: FastifyReply, contentLength: number): HttpRequestSum
 export async function answerAdmission(o: AnswerOptions, path: AdmissionPath, body: Buffer, reply: FastifyReply, startedAt: number, release: () => void): Promise<void> {
   let answer: HttpAnswer;
   const knativeLines = zapFormatOf(o.logger) !== undefined;
-  const env: RequestEnv = { config: o.config(), gatedUsage: o.gatedUsage };
+  const env: RequestEnv = { config: o.config(), gatedUsage: o.gatedUsage, namespaces: o.namespaces };
   if (knativeLines) logServeHttp(o.logger, httpSummary(reply, body.length));
   try {
     answer = await answerReview(path, body, o.deps, env);

@@ -4,7 +4,7 @@ import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import type { TLSSocket } from "node:tls";
 import type { Logger } from "pino";
-import type { AdmissionDeps, GatedUsageView } from "../admission/deps.js";
+import type { AdmissionDeps, GatedUsageView, NamespaceLabelsView } from "../admission/deps.js";
 import type { ConfigSnapshot } from "../config/snapshot.js";
 import { BodyBudget, DEFAULT_MAX_BUFFERED_BYTES } from "./body-budget.js";
 import { ConnectionShed } from "./connection-shed.js";
@@ -24,6 +24,8 @@ export interface WebhookServerOptions {
   config: () => ConfigSnapshot;
   /** `--impact-warnings` (cluster mode): Services and Configurations using gated fields, for /config-validation. */
   gatedUsage?: GatedUsageView;
+  /** `--feature-scopes` (cluster mode): the namespaces' labels, which config-features-scopes selects on. */
+  namespaces?: NamespaceLabelsView;
   logger: Logger;
   metrics?: WebhookMetrics;
   /** Quiet period before closing after SIGTERM (Knative: 45 s). */
@@ -94,6 +96,7 @@ export function createWebhookServer(opts: WebhookServerOptions): WebhookServer {
           deps: opts.deps,
           config: opts.config,
           gatedUsage: opts.gatedUsage,
+          namespaces: opts.namespaces,
           drainer,
           logger,
           metrics: opts.metrics,

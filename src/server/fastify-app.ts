@@ -12,7 +12,7 @@ import type { Duplex } from "node:stream";
 import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import type { Logger } from "pino";
 import { ADMISSION_PATHS, bodyTooLargeRejection, goHttpError, isAdmissionPath, JSON_CONTENT_TYPE, unknownPathRejection, type AdmissionPath, type HttpAnswer, envelopeRejection } from "../admission/http.js";
-import type { AdmissionDeps, GatedUsageView } from "../admission/deps.js";
+import type { AdmissionDeps, GatedUsageView, NamespaceLabelsView } from "../admission/deps.js";
 import type { ConfigSnapshot } from "../config/snapshot.js";
 import { answerAdmission, sendAnswer } from "./admission-answer.js";
 import type { BodyBudget } from "./body-budget.js";
@@ -29,6 +29,7 @@ export interface WebhookAppOptions {
   /** The configuration snapshot in effect now (its profile: the Knative release answered as). */
   readonly config: () => ConfigSnapshot;
   readonly gatedUsage?: GatedUsageView;
+  readonly namespaces?: NamespaceLabelsView;
   readonly drainer: Drainer;
   readonly logger: Logger;
   readonly metrics?: WebhookMetrics;
@@ -113,7 +114,7 @@ export async function buildWebhookApp(o: WebhookAppOptions): Promise<WebhookApp>
     done();
   });
 
-  const answerOptions = { deps: o.deps, config: o.config, gatedUsage: o.gatedUsage, logger, metrics };
+  const answerOptions = { deps: o.deps, config: o.config, gatedUsage: o.gatedUsage, namespaces: o.namespaces, logger, metrics };
   const admit = (path: AdmissionPath, request: FastifyRequest, reply: FastifyReply): void => {
     const body = request.body as ReadBody | undefined;
     void answerAdmission(answerOptions, path, body?.bytes ?? EMPTY, reply, request.startedAt, body?.release ?? NOTHING_HELD);

@@ -103,3 +103,20 @@ describe("WebhookMetrics under hostile label values", () => {
     expect(total).toBe(n);
   });
 });
+
+describe("duckbill_feature_scope_denials_total", () => {
+  it("counts scope denials by flag, a flag the table does not know as other", async () => {
+    const m = new WebhookMetrics({ processMetrics: false, knative: false });
+    const denied = (flags: readonly string[]): AdmittedSummary => ({ ...answered(request(), false), scopeDenials: flags });
+    m.observeAdmission(denied(["kubernetes.podspec-affinity"]), 0.001, "/resource-validation");
+    m.observeAdmission(denied(["kubernetes.podspec-affinity", "kubernetes.podspec-runtimeclassname"]), 0.001, "/resource-validation");
+    m.observeAdmission(denied(["x".repeat(10_000)]), 0.001, "/resource-validation");
+    m.observeAdmission(answered(request(), false), 0.001, "/resource-validation");
+    const lines = (await m.registry.metrics()).split("\n").filter((l) => l.startsWith("duckbill_feature_scope_denials_total{"));
+    expect(lines.sort()).toEqual([
+      'duckbill_feature_scope_denials_total{flag="kubernetes.podspec-affinity"} 2',
+      'duckbill_feature_scope_denials_total{flag="kubernetes.podspec-runtimeclassname"} 1',
+      'duckbill_feature_scope_denials_total{flag="other"} 1',
+    ]);
+  });
+});

@@ -8,6 +8,7 @@
  * `other`), so even legitimate values (namespaces) cannot grow a scrape without bound.
  */
 import type { AdmissionRequest } from "../admission/review.js";
+import { FEATURE_FLAGS } from "../config/feature-flags.js";
 import { servedResources, type ServedResource } from "../admission/served.js";
 
 /** The label value of anything the webhook does not serve. */
@@ -27,6 +28,13 @@ const SUBRESOURCES: ReadonlySet<string> = new Set(["", "status"]);
 
 /** k8s.io/apimachinery validation.IsDNS1123Label, what a namespace name must be; "" for cluster-scoped objects. */
 const NAMESPACE = /^(?:[a-z0-9](?:[-a-z0-9]{0,61}[a-z0-9])?)?$/;
+
+const FLAG_KEYS: ReadonlySet<string> = new Set(FEATURE_FLAGS.map((f) => f.key));
+
+/** A `config-features` key as a label value: one of the table's keys (a few dozen), anything else OTHER. */
+export function flagLabel(key: string): string {
+  return known(FLAG_KEYS, key);
+}
 
 /** A request's label values, each either as sent or OTHER. */
 export interface RequestLabels {

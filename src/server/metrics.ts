@@ -2,7 +2,7 @@ import { collectDefaultMetrics, Counter, Histogram, Registry } from "prom-client
 import type { AdmittedSummary } from "../admission/http.js";
 import { DEFAULT_PROFILE, type KnativeProfile } from "../config/profile.js";
 import { KnativeWebhookMetrics, OPENTELEMETRY_DURATION_BUCKETS, type KnativeMetricsFamily } from "./knative-metrics.js";
-import { LabelBounds, OVERFLOW_LABELS, SeriesTable, type RequestLabels } from "./metric-labels.js";
+import { flagLabel, LabelBounds, OVERFLOW_LABELS, SeriesTable, type RequestLabels } from "./metric-labels.js";
 
 const LABELS = ["type", "group", "version", "kind", "subresource", "operation", "status"] as const;
 
@@ -17,6 +17,7 @@ export class WebhookMetrics {
   private readonly duration: Histogram<(typeof LABELS)[number]>;
   private readonly denials: Counter<"type" | "group" | "version" | "kind" | "operation">;
   private readonly rejected: Counter<"path" | "code">;
+  private readonly scopeDenials: Counter<"flag">;
 
   private readonly bounds: LabelBounds;
 
@@ -40,6 +41,12 @@ export class WebhookMetrics {
       name: "duckbill_http_rejections_total",
       help: "Requests answered without an AdmissionReview (undecodable body, wrong Content-Type, unknown path, too large).",
       labelNames: ["path", "code"],
+      registers: [this.registry],
+    });
+    this.scopeDenials = new Counter({
+      name: "duckbill_feature_scope_denials_total",
+      help: "Denials caused by a feature scope (config-features-scopes): the flag is Disabled in the request's namespace, outside its scope.",
+      labelNames: ["flag"],
       registers: [this.registry],
     });
     if (opts.processMetrics !== false) collectDefaultMetrics({ register: this.registry });
@@ -79,6 +86,7 @@ export class WebhookMetrics {
     if (!response.allowed) {
       const denial = this.denied.find(key) ?? this.denied.add(key, labels, (l) => this.denials.labels({ type, group: l.group, version: l.version, kind: l.kind, operation: l.operation }), overflow, keyOf);
       denial.inc();
+      if (a.scopeDenials !== undefined) for (const key of a.scopeDenials) this.scopeDenials.inc({ flag: flagLabel(key) });
     }
     this.knative?.observe(a, labels, seconds, path);
   }

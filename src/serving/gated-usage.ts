@@ -226,3 +226,55 @@ export function impactWarnings(before: FeaturesConfig, after: FeaturesConfig, vi
   if (view.full()) out.push(`usage index full (${view.capacity} objects); the list may be incomplete`);
   return out;
 }
+
+/** The namespace of a `namespace/name` key. */
+function namespaceOfKey(key: string): string {
+  const slash = key.indexOf("/");
+  return slash === -1 ? "" : key.slice(0, slash);
+}
+
+/**
+ * The warnings for a change of the flags in effect per namespace, `before(ns)` to `after(ns)` (a scope changed in
+ * config-features-scopes, a namespace relabelled out of a scope): one line per restricting change and namespace that
+ * affects stored objects, in namespace order, as impactWarnings words them, with the namespace named. `only`
+ * restricts the namespaces looked at (a relabelled namespace). One line when the index has not synced yet.
+ */
+export function namespacedImpactWarnings(before: (namespace: string) => FeaturesConfig, after: (namespace: string) => FeaturesConfig, view: GatedUsageView, only?: string): string[] {
+  const perNamespace = new Map<string, Restriction[]>();
+  const restrictionsIn = (ns: string): Restriction[] => {
+    let r = perNamespace.get(ns);
+    if (r === undefined) perNamespace.set(ns, (r = restrictions(before(ns), after(ns))));
+    return r;
+  };
+  if (!view.synced()) {
+    const changes = only === undefined ? [] : restrictionsIn(only);
+    const what = changes.map((r) => `${r.key} ${r.from} → ${r.to}`).join(", ");
+    return [`impact on existing Services and Configurations unknown${what === "" ? "" : ` (${what}${only === undefined ? "" : ` in namespace ${only}`})`}: the usage index has not synced yet`];
+  }
+  /** `key\nnamespace` → the restriction and the objects it affects there. */
+  const affected = new Map<string, { readonly r: Restriction; readonly ns: string; readonly objects: string[] }>();
+  for (const kind of USAGE_KINDS) {
+    const keys = [...view.entries(kind)].filter(([key]) => only === undefined || namespaceOfKey(key) === only);
+    keys.sort((a, b) => byNamespaceThenName(a[0], b[0]));
+    for (const [key, bits] of keys) {
+      const ns = namespaceOfKey(key);
+      for (const r of restrictionsIn(ns)) {
+        if (!r.affects(bits)) continue;
+        const id = `${r.key}\n${ns}`;
+        let entry = affected.get(id);
+        if (entry === undefined) affected.set(id, (entry = { r, ns, objects: [] }));
+        entry.objects.push(`${kind} ${key}`);
+      }
+    }
+  }
+  const out: string[] = [];
+  const ordered = [...affected.values()].sort((a, b) => byNamespaceThenName(a.ns, b.ns) || byNamespaceThenName(a.r.key, b.r.key));
+  for (const { r, ns, objects } of ordered) {
+    const named = objects.slice(0, NAMES_PER_WARNING).join(", ");
+    const more = objects.length > NAMES_PER_WARNING ? `, and ${objects.length - NAMES_PER_WARNING} more` : "";
+    const noun = objects.length === 1 ? "1 existing object" : `${objects.length} existing objects`;
+    out.push(`${r.key} ${r.from} → ${r.to} in namespace ${ns}: the next update of ${noun} ${r.verdict} (${r.fields.join(", ")}): ${named}${more}`);
+  }
+  if (out.length > 0 && view.full()) out.push(`usage index full (${view.capacity} objects); the list may be incomplete`);
+  return out;
+}

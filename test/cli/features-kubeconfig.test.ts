@@ -83,13 +83,14 @@ describe("duckbill features --kubeconfig", () => {
       "GET /api/v1/namespaces/knative-serving/configmaps/config-defaults",
       "GET /api/v1/namespaces/knative-serving/configmaps/config-features",
       "GET /api/v1/namespaces/knative-serving/configmaps/config-autoscaler",
+      "GET /api/v1/namespaces/knative-serving/configmaps/config-features-scopes",
     ]);
     expect(api.requests.every((q) => q.authorization === `Bearer ${FakeApiServer.TOKEN}`)).toBe(true);
   });
 
-  it("reads the ConfigMaps from -n NS, or from SYSTEM_NAMESPACE", async () => {
+  it("reads the ConfigMaps from --system-namespace NS, or from SYSTEM_NAMESPACE", async () => {
     api.create(CONFIGMAPS, configMap("serving-system", "config-features", { [AFFINITY]: "allowed" }));
-    const byFlag = await features(["--kubeconfig", kubeconfig, "--namespace", "serving-system", "-o", "json"]);
+    const byFlag = await features(["--kubeconfig", kubeconfig, "--system-namespace", "serving-system", "-o", "json"]);
     expect(byFlag.code).toBe(0);
     const out = JSON.parse(byFlag.stdout) as { source: string; flags: Array<{ flag: string; state: string }> };
     expect(out.source).toBe("cluster:serving-system");
@@ -131,7 +132,9 @@ describe("duckbill features --kubeconfig", () => {
     { name: "explain with both", args: ["explain", AFFINITY, "--config-dir", "test/fixtures/check/config-affinity", "--kubeconfig", "KC"], stderr: /--kubeconfig and --config-dir are alternatives/ },
     { name: "impact with both", args: ["impact", "--disable", AFFINITY, "--kubeconfig", "KC", "--config-dir", "test/fixtures/check/config-affinity"], stderr: /--kubeconfig and --config-dir are alternatives/ },
     { name: "impact with -f and --kubeconfig", args: ["impact", "--disable", AFFINITY, "--kubeconfig", "KC", "-f", "test/fixtures/check/affinity.yaml"], stderr: /either manifests \(-f\) or the cluster's live objects \(--kubeconfig\)/ },
-    { name: "--namespace without --kubeconfig", args: ["-n", "serving-system"], stderr: /--namespace says where the cluster's ConfigMaps are: it needs --kubeconfig/ },
+    { name: "--system-namespace without --kubeconfig", args: ["--system-namespace", "serving-system"], stderr: /--system-namespace says where the cluster's ConfigMaps are: it needs --kubeconfig/ },
+    { name: "--namespace-labels without --namespace", args: ["--namespace-labels", "a=b"], stderr: /--namespace-labels are the labels of --namespace: give both/ },
+    { name: "--namespace-labels with --kubeconfig", args: ["--kubeconfig", "KC", "-n", "x", "--namespace-labels", "a=b"], stderr: /--namespace-labels is for use without --kubeconfig/ },
     { name: "an empty --kubeconfig", args: ["--kubeconfig", ""], stderr: /--kubeconfig needs a file/ },
   ])("exits 2 on usage errors without touching the cluster: $name", async ({ args, stderr }) => {
     const r = await features(args.map((a) => (a === "KC" ? kubeconfig : a)));

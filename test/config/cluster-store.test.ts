@@ -71,7 +71,7 @@ describe("configuration store, cluster mode", () => {
     expect(store.current().source).toBe("cluster:knative-serving");
     expect(store.current().admission.features.podSpecAffinity).toBe("Disabled");
     const missing = lines.filter((l) => /not found in cluster:knative-serving; using Knative's defaults/.test(l.msg)).map((l) => l.configmap);
-    expect(missing.sort()).toEqual(["config-autoscaler", "config-defaults", "config-features"]);
+    expect(missing.sort()).toEqual(["config-autoscaler", "config-defaults", "config-features", "config-features-scopes"]);
     const watch = await eventually(() => api.requests.find((r) => r.watch), "the watch request");
     expect(watch?.path).toBe("/api/v1/namespaces/knative-serving/configmaps");
     expect(watch?.query.get("allowWatchBookmarks")).toBe("true");

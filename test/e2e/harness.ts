@@ -163,7 +163,7 @@ export interface Duckbill {
  * `bin/duckbill serve` in cluster mode, outside the cluster: --webhook-url makes the reconciler point the three
  * webhook configurations at it. Resolves when its readiness probe answers 200.
  */
-export async function startDuckbill(opts: { kubeconfig: string; workDir: string; host: string; listenHost: string }): Promise<Duckbill> {
+export async function startDuckbill(opts: { kubeconfig: string; workDir: string; host: string; listenHost: string; env?: NodeJS.ProcessEnv }): Promise<Duckbill> {
   const port = await freePort();
   const url = `https://${opts.host}:${port}`;
   const log = join(opts.workDir, "duckbill.log");
@@ -182,7 +182,7 @@ export async function startDuckbill(opts: { kubeconfig: string; workDir: string;
       "--drain-timeout", "1s",
       "--generated-cert-dir", join(opts.workDir, "certs"),
     ],
-    { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, DUCKBILL_LOG_LEVEL: "info" } },
+    { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, DUCKBILL_LOG_LEVEL: "info", ...opts.env } },
   );
   child.stdout.pipe(out);
   child.stderr.pipe(out);
@@ -272,4 +272,81 @@ export function kubectlPath(build: HarnessBuild | undefined): string {
   if (process.env.E2E_KUBECTL) return process.env.E2E_KUBECTL;
   if (build !== undefined && existsSync(build.kubectl)) return build.kubectl;
   return "kubectl";
+}
+
+/** kubectl as the admin, in `cwd`, with `--kubeconfig`: a run (any exit) and a run that must succeed (its stdout). */
+export function kubectlRunner(bin: () => string, kubeconfig: () => string, cwd: () => string): { kubectl: (args: readonly string[], input?: string) => Promise<RunResult>; kubectlOk: (args: readonly string[], input?: string) => Promise<string> } {
+  const kubectl = (args: readonly string[], input?: string): Promise<RunResult> => run(bin(), ["--kubeconfig", kubeconfig(), ...args], { cwd: cwd(), input, timeoutMs: 60_000 });
+  const kubectlOk = async (args: readonly string[], input?: string): Promise<string> => {
+    const r = await kubectl(args, input);
+    if (r.code !== 0) throw new Error(`kubectl ${args.join(" ")} failed (${r.code}):\n${r.stderr}`);
+    return r.stdout;
+  };
+  return { kubectl, kubectlOk };
+}
+
+/** One of Knative's ConfigMaps in knative-serving, labelled so that the config webhook's objectSelector sends it. */
+export function knativeConfigMap(name: string, component: string, data: Record<string, string>): string {
+  const lines = Object.entries(data).map(([k, v]) => `  ${k}: ${JSON.stringify(v)}`);
+  return `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: ${name}
+  namespace: knative-serving
+  labels:
+    app.kubernetes.io/name: knative-serving
+    app.kubernetes.io/component: ${component}
+data:
+${lines.length === 0 ? "  {}" : lines.join("\n")}
+`.replace("data:\n  {}", "data: {}");
+}
+
+/** The defaulting webhook's warning for a container without a securityContext (Knative's secure-pod-defaults off). */
+export const SECURITY_WARNING =
+  "Warning: Kubernetes default value is insecure, Knative may default this to secure in a future release: " +
+  "spec.template.spec.containers[0].securityContext.allowPrivilegeEscalation, spec.template.spec.containers[0].securityContext.capabilities, " +
+  "spec.template.spec.containers[0].securityContext.runAsNonRoot, spec.template.spec.containers[0].securityContext.seccompProfile";
+
+/**
+ * Waits until Duckbill at `webhookUrl` serves: the Secret filled, the three configurations pointing at it with its CA,
+ * and the API server calling it (`probeFile`, a Service manifest, comes back defaulted from a server-side dry run).
+ */
+export async function awaitWebhookServing(kubectl: (args: readonly string[]) => Promise<RunResult>, kubectlOk: KubectlOk, webhookUrl: string, probeFile: string): Promise<void> {
+  await waitFor("webhook-certs filled and the three configurations reconciled", 60_000, async () => {
+    const secret = JSON.parse(await kubectlOk(["get", "secret", "webhook-certs", "-n", "knative-serving", "-o", "json"])) as { data?: Record<string, string> };
+    const ca = secret.data?.["ca-cert.pem"];
+    if (ca === undefined) return undefined;
+    const configs = await clientConfigs(kubectlOk);
+    return configs.every((cc) => cc.caBundle === ca && cc.url?.startsWith(webhookUrl) === true) ? true : undefined;
+  });
+  await waitFor("the API server calls Duckbill", 30_000, async () => {
+    const r = await kubectl(["apply", "--dry-run=server", "-f", probeFile, "-o", "json"]);
+    if (r.code !== 0) throw new Error(r.stderr.trim());
+    const o = JSON.parse(r.stdout) as { spec: { template: { spec: { containers: { name?: string }[] } } } };
+    return o.spec.template.spec.containers[0]?.name === "user-container" ? true : undefined;
+  });
+}
+
+/** The cluster a suite runs against: the harness's own (built or found), or E2E_KUBECONFIG's, with its kubectl. */
+export interface OpenedCluster {
+  readonly build?: HarnessBuild;
+  readonly cluster?: Cluster;
+  readonly kubeconfig: string;
+  readonly kubectl: string;
+}
+
+/** Builds or finds the harness and starts its cluster in `workDir`; with E2E_KUBECONFIG, that cluster instead. */
+export async function openCluster(workDir: string): Promise<OpenedCluster> {
+  const external = process.env.E2E_KUBECONFIG;
+  let build: HarnessBuild | undefined;
+  try {
+    build = await buildHarness();
+  } catch (err) {
+    // An existing cluster needs only kubectl: the harness build is optional then.
+    if (external === undefined) throw err;
+  }
+  const kubectl = kubectlPath(build);
+  if (external !== undefined) return { ...(build === undefined ? {} : { build }), kubeconfig: external, kubectl };
+  const cluster = await startCluster(build?.cluster ?? "", workDir);
+  return { ...(build === undefined ? {} : { build }), cluster, kubeconfig: cluster.kubeconfig, kubectl };
 }

@@ -16,13 +16,15 @@ import { join } from "node:path";
 import { parseAllDocuments } from "yaml";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
+  awaitWebhookServing,
   buildHarness,
-  clientConfigs,
   installCrds,
   installSystemBase,
+  knativeConfigMap,
   kubectlPath,
   REPO,
   run,
+  SECURITY_WARNING,
   servedFingerprint,
   startCluster,
   startDuckbill,
@@ -121,25 +123,7 @@ const AFFINITY_SPEC = `  template:
         - image: ghcr.io/knative/helloworld-go:latest
 `;
 
-const SECURITY_WARNING =
-  "Warning: Kubernetes default value is insecure, Knative may default this to secure in a future release: " +
-  "spec.template.spec.containers[0].securityContext.allowPrivilegeEscalation, spec.template.spec.containers[0].securityContext.capabilities, " +
-  "spec.template.spec.containers[0].securityContext.runAsNonRoot, spec.template.spec.containers[0].securityContext.seccompProfile";
-
-function configMap(name: string, component: string, data: Record<string, string>): string {
-  const lines = Object.entries(data).map(([k, v]) => `  ${k}: ${JSON.stringify(v)}`);
-  return `apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: ${name}
-  namespace: ${SYSTEM_NS}
-  labels:
-    app.kubernetes.io/name: knative-serving
-    app.kubernetes.io/component: ${component}
-data:
-${lines.length === 0 ? "  {}" : lines.join("\n")}
-`.replace("data:\n  {}", "data: {}");
-}
+const configMap = knativeConfigMap;
 
 /** Applies a config-features change to the cluster and to the directory `duckbill check` reads. */
 async function setFeatures(data: Record<string, string>): Promise<void> {
@@ -213,24 +197,9 @@ beforeAll(async () => {
   started = Date.now();
   const host = process.env.E2E_WEBHOOK_HOST ?? "127.0.0.1";
   duckbill = await startDuckbill({ kubeconfig: duckbillKubeconfig, workDir: work, host, listenHost: host === "127.0.0.1" ? "127.0.0.1" : "0.0.0.0" });
-  const webhookUrl = duckbill.url;
-
-  // Ready when the Secret is filled and all three configurations point at Duckbill with its CA ...
-  await waitFor("webhook-certs filled and the three configurations reconciled", 60_000, async () => {
-    const secret = await getJson("secret", "webhook-certs", SYSTEM_NS);
-    const ca = (secret.data as Record<string, string> | undefined)?.["ca-cert.pem"];
-    if (ca === undefined) return undefined;
-    const configs = await clientConfigs((args) => kubectlOk(args));
-    return configs.every((cc) => cc.caBundle === ca && cc.url?.startsWith(webhookUrl) === true) ? true : undefined;
-  });
-  // ... and the API server's admission plugin has picked them up: a server-side dry run comes back defaulted.
-  write("probe.yaml", service("probe", HELLO_SPEC));
-  await waitFor("the API server calls Duckbill", 30_000, async () => {
-    const r = await kubectl(["apply", "--dry-run=server", "-f", "probe.yaml", "-o", "json"]);
-    if (r.code !== 0) throw new Error(r.stderr.trim());
-    const o = JSON.parse(r.stdout) as { spec: { template: { spec: { containers: { name?: string }[] } } } };
-    return o.spec.template.spec.containers[0]?.name === "user-container" ? true : undefined;
-  });
+  // Ready when the Secret is filled, all three configurations point at Duckbill with its CA, and the API server's
+  // admission plugin has picked them up: a server-side dry run comes back defaulted.
+  await awaitWebhookServing((args) => kubectl(args), (args) => kubectlOk(args), duckbill.url, write("probe.yaml", service("probe", HELLO_SPEC)));
   timings.duckbillReadyMs = Date.now() - started;
 }, 45 * 60_000);
 

@@ -68,9 +68,11 @@ describe("manifests/", () => {
     expect(kinds).toEqual(
       [
         "ClusterRole/duckbill-webhook",
+        "ClusterRole/duckbill-webhook-feature-scopes",
         "ClusterRole/duckbill-webhook-impact-warnings",
         "ClusterRole/duckbill-webhook-podspec-dryrun",
         "ClusterRoleBinding/duckbill-webhook",
+        "ClusterRoleBinding/duckbill-webhook-feature-scopes",
         "ClusterRoleBinding/duckbill-webhook-impact-warnings",
         "ClusterRoleBinding/duckbill-webhook-podspec-dryrun",
         "Deployment/webhook",

@@ -5,7 +5,8 @@
  * API server, and every request they send must be allowed to the webhook's ServiceAccount; conversely every verb
  * granted must be used by some request (least privilege). The certificate controller's requests are listed by hand
  * from src/kube/cert-controller.ts and secret-watch.ts. The impact-warnings watch runs only where the install turns
- * --impact-warnings on (manifests/components/impact-warnings). The authorization checks the
+ * --impact-warnings on (manifests/components/impact-warnings), the namespace watch only where it turns
+ * --feature-scopes on (manifests/components/feature-scopes). The authorization checks the
  * OwnerReferencesPermissionEnforcement admission plugin makes of the reconciler's updates count as requests too
  * (ownerReferenceChecks).
  */
@@ -21,6 +22,7 @@ import { createConfigStore } from "../../src/config/store.js";
 import { clusterConfigSource } from "../../src/kube/config-source.js";
 import { createPodDryRun } from "../../src/kube/dry-run.js";
 import { GatedUsageWatch } from "../../src/kube/gated-usage-watch.js";
+import { NamespaceWatch } from "../../src/kube/namespace-watch.js";
 import { createKubeApi } from "../../src/kube/json-api.js";
 import { detectKnativeRelease, KnativeReleaseWatch } from "../../src/kube/knative-release.js";
 import { PROFILES } from "../../src/config/profile.js";
@@ -176,22 +178,27 @@ const DENIED = [
   { what: "renewing a foreign Lease", a: { verb: "update", group: "coordination.k8s.io", resource: "leases", namespace: NS, name: "controller.knative.dev.serving.pkg.reconciler.route.reconciler.00-of-01" } },
 ];
 
-/** Each install, and whether it runs with --impact-warnings. */
+/** Each install, and whether it runs with --impact-warnings and --feature-scopes. */
 const INSTALLS = [
   { name: "replace-knative", components: [] },
   { name: "standalone", components: [] },
   { name: "replace-knative", components: ["impact-warnings"] },
   { name: "standalone", components: ["impact-warnings"] },
+  { name: "replace-knative", components: ["feature-scopes"] },
+  { name: "standalone", components: ["impact-warnings", "feature-scopes"] },
 ].map((i) => {
   const docs = render(i.name, i.components);
   const env = (docs.find((d) => d.kind === "Deployment")?.spec.template.spec.containers[0].env ?? []) as Obj[];
-  return { ...i, label: [i.name, ...i.components].join(" + "), docs, impactWarnings: env.some((e) => e.name === "DUCKBILL_IMPACT_WARNINGS" && e.value === "true") };
+  const on = (name: string): boolean => env.some((e) => e.name === name && e.value === "true");
+  return { ...i, label: [i.name, ...i.components].join(" + "), docs, impactWarnings: on("DUCKBILL_IMPACT_WARNINGS"), featureScopes: on("DUCKBILL_FEATURE_SCOPES") };
 });
 
 describe("RBAC of each install", () => {
   let recorded: Attributes[] = [];
   /** What only --impact-warnings sends. */
   let impactRecorded: Attributes[] = [];
+  /** What only --feature-scopes sends. */
+  let scopesRecorded: Attributes[] = [];
   const ownerChecks: Attributes[] = [];
 
   beforeAll(async () => {
@@ -239,6 +246,17 @@ describe("RBAC of each install", () => {
       impactRecorded = fake.requests.slice(beforeUsage).map(attributesOf).filter((a): a is Attributes => a !== undefined);
       const usageRequests = new Set(fake.requests.slice(beforeUsage));
 
+      // The feature scopes' namespace index (--feature-scopes): list and watch Namespaces, get one not seen yet.
+      const beforeScopes = fake.requests.length;
+      const namespaces = new NamespaceWatch({ kubeConfig: fake.kubeConfig(), logger });
+      namespaces.start();
+      await eventually(() => fake.requests.slice(beforeScopes).some((r) => r.watch && r.path === "/api/v1/namespaces"), "the namespace watch");
+      fake.create(NAMESPACES, { metadata: { name: "team-new", labels: { tenant: "a" } } });
+      await namespaces.view.fetch?.("team-new");
+      await namespaces.close();
+      scopesRecorded = fake.requests.slice(beforeScopes).map(attributesOf).filter((a): a is Attributes => a !== undefined);
+      for (const r of fake.requests.slice(beforeScopes)) usageRequests.add(r);
+
       // --knative-version auto: the release from the Service CRD's label, then followed.
       fake.create(CRDS, { metadata: { name: "services.serving.knative.dev", labels: { "app.kubernetes.io/version": "1.24.0" } } });
       const releaseApi = createKubeApi(fake.kubeConfig());
@@ -254,18 +272,20 @@ describe("RBAC of each install", () => {
       await fake.close();
     }
   });
-  it("the impact-warnings component turns --impact-warnings on, and only it", () => {
-    expect(INSTALLS.map((i) => [i.label, i.impactWarnings])).toEqual([
-      ["replace-knative", false],
-      ["standalone", false],
-      ["replace-knative + impact-warnings", true],
-      ["standalone + impact-warnings", true],
+  it("the impact-warnings component turns --impact-warnings on, the feature-scopes component --feature-scopes, and only they", () => {
+    expect(INSTALLS.map((i) => [i.label, i.impactWarnings, i.featureScopes])).toEqual([
+      ["replace-knative", false, false],
+      ["standalone", false, false],
+      ["replace-knative + impact-warnings", true, false],
+      ["standalone + impact-warnings", true, false],
+      ["replace-knative + feature-scopes", false, true],
+      ["standalone + impact-warnings + feature-scopes", true, true],
     ]);
   });
 
-  describe.each(INSTALLS)("$label", ({ docs, impactWarnings }) => {
+  describe.each(INSTALLS)("$label", ({ docs, impactWarnings, featureScopes }) => {
     const granted = loadRbac(docs);
-    const uses = (): Attributes[] => [...recorded, ...(impactWarnings ? impactRecorded : []), ...CERT_CONTROLLER, ...ownerChecks];
+    const uses = (): Attributes[] => [...recorded, ...(impactWarnings ? impactRecorded : []), ...(featureScopes ? scopesRecorded : []), ...CERT_CONTROLLER, ...ownerChecks];
 
     it("binds the ServiceAccount the Deployment runs as", () => {
       const deployment = docs.find((d) => d.kind === "Deployment");
@@ -282,6 +302,7 @@ describe("RBAC of each install", () => {
         expect(seen).toContain(want);
       }
       for (const want of ["list services", "watch services", "list configurations", "watch configurations"]) expect(seen.has(want)).toBe(impactWarnings);
+      for (const want of ["list namespaces", "watch namespaces"]) expect(seen.has(want)).toBe(featureScopes);
       // The reconciler made the Namespace the owner of all three configurations, which the plugin checks.
       expect(ownerChecks.map((a) => `${a.verb} ${a.resource} ${a.name}`).sort()).toEqual(
         [
@@ -316,6 +337,11 @@ describe("RBAC of each install", () => {
     it(`${impactWarnings ? "allows" : "denies"} listing and watching Services and Configurations in every namespace, which only --impact-warnings needs`, () => {
       expect(impactRecorded.length).toBeGreaterThan(0);
       for (const a of impactRecorded) expect(granted.some((g) => ruleAllows(g, a))).toBe(impactWarnings);
+    });
+
+    it(`${featureScopes ? "allows" : "denies"} reading Namespaces other than knative-serving, which only --feature-scopes needs`, () => {
+      expect(scopesRecorded.length).toBeGreaterThan(0);
+      for (const a of scopesRecorded) expect(granted.some((g) => ruleAllows(g, a))).toBe(featureScopes);
     });
   });
 });

@@ -3,6 +3,8 @@
  * (`--config-dir`, a cluster's with `--kubeconfig`, or Knative's defaults) and `--old`, checks every document
  * (./check.ts) and writes the chosen output format (./check-output.ts).
  */
+import type { NamespaceLabelsView } from "../../config/feature-scopes.js";
+import { fixedNamespaceLabels, parseNamespaceLabels } from "../feature-scopes.js";
 import type { KubeConfig } from "@kubernetes/client-node";
 import type { AdmissionDeps } from "../../admission/deps.js";
 import type { ConfigSnapshot } from "../../config/snapshot.js";
@@ -31,6 +33,8 @@ interface CheckArgs {
   readonly knativeVersion: string;
   readonly user: string;
   readonly old: readonly string[];
+  /** `--namespace-labels`: the labels of --namespace, for config-features-scopes (without --kubeconfig). */
+  readonly namespaceLabels?: string;
   readonly output: OutputFormat;
   readonly printDefaulted: boolean;
 }
@@ -53,6 +57,7 @@ function parseCheckArgs(argv: string[], env: Environment): CheckArgs {
     if (v.namespace === "") throw new UsageError("--namespace must not be empty");
     if (kubeconfig === "") throw new UsageError("--kubeconfig needs a file");
     if (kubeconfig !== undefined && setting("config-dir") !== "") throw new UsageError("--kubeconfig and --config-dir are alternatives: give one of them");
+    if (kubeconfig !== undefined && typeof v["namespace-labels"] === "string") throw new UsageError("--namespace-labels is for use without --kubeconfig: the cluster has the namespaces' labels");
   }
   return {
     help,
@@ -65,6 +70,7 @@ function parseCheckArgs(argv: string[], env: Environment): CheckArgs {
     knativeVersion: setting("knative-version"),
     user: setting("user"),
     old: (v.old as string[] | undefined) ?? [],
+    ...(typeof v["namespace-labels"] === "string" ? { namespaceLabels: v["namespace-labels"] } : {}),
     output: output as OutputFormat,
     printDefaulted: v["print-defaulted"] === true,
   };
@@ -89,9 +95,12 @@ interface Cluster {
  * The configuration and CRD schemas: a cluster's with --kubeconfig (notes on stderr; the cluster is returned for
  * reading the live objects too), else --config-dir or the defaults.
  */
-async function judgeAs(args: CheckArgs, deps: AdmissionDeps, io: CliIO): Promise<{ config: ConfigSnapshot; schemas?: ReadonlyMap<string, StructuralSchema>; cluster?: Cluster }> {
+async function judgeAs(args: CheckArgs, deps: AdmissionDeps, io: CliIO): Promise<{ config: ConfigSnapshot; schemas?: ReadonlyMap<string, StructuralSchema>; cluster?: Cluster; namespaces?: NamespaceLabelsView }> {
   const kubeconfig = args.kubeconfig;
-  if (kubeconfig === undefined) return { config: await loadConfig(args.configDir, args.knativeVersion) };
+  if (kubeconfig === undefined) {
+    const config = await loadConfig(args.configDir, args.knativeVersion);
+    return { config, ...(args.namespaceLabels === undefined ? {} : { namespaces: fixedNamespaceLabels(args.namespace, parseNamespaceLabels(args.namespaceLabels)) }) };
+  }
   const cluster = await import("../cluster/features-cluster.js");
   const { kubeConfig } = clusterCall(() => cluster.connect(kubeconfig));
   const { profile, note } = await clusterCall(() => cluster.clusterProfile(kubeConfig, args.systemNamespace, args.knativeVersion));
@@ -99,7 +108,7 @@ async function judgeAs(args: CheckArgs, deps: AdmissionDeps, io: CliIO): Promise
   const config = await clusterCall(() => cluster.readAdmissionConfig(kubeConfig, args.systemNamespace, profile));
   const { schemas, notes } = await clusterCall(() => cluster.readCrdSchemas(kubeConfig, crdKinds(deps)));
   for (const n of notes) io.error(`note: ${n}; strict decoding follows Duckbill's CRD (manifests/crds) instead\n`);
-  return { config, schemas, cluster: { api: cluster, kubeConfig } };
+  return { config, schemas, cluster: { api: cluster, kubeConfig }, namespaces: cluster.clusterNamespaceLabels(kubeConfig) };
 }
 
 /** The live objects at `refs` as documents of the `--old` kind (notes on stderr). */
@@ -139,8 +148,8 @@ export async function runCheck(argv: string[], io: CliIO = PROCESS_IO, deps?: Ad
       return 0;
     }
     const admissionDeps = deps ?? defaultDeps();
-    const { config, schemas, cluster } = await judgeAs(args, admissionDeps, io);
-    const opts: CheckOptions = { deps: admissionDeps, config, namespace: args.namespace, user: args.user, ...(schemas === undefined ? {} : { schemas }) };
+    const { config, schemas, cluster, namespaces } = await judgeAs(args, admissionDeps, io);
+    const opts: CheckOptions = { deps: admissionDeps, config, namespace: args.namespace, user: args.user, ...(schemas === undefined ? {} : { schemas }), ...(namespaces === undefined ? {} : { namespaces }) };
     // A path that does not exist is reported like a file that cannot be read; the other paths are still checked.
     const { docs, unreadable } = await readManifestPaths(args.files, args.recursive, io.readStdin, "check");
     // --old must be read in full: a live object missing would turn an update into a create. Without --old,

@@ -7,6 +7,7 @@
  * go to /config-validation. No cluster is involved: CRD schema validation of types and required fields, and anything
  * else the API server does besides decoding and calling the webhooks, is out of scope.
  */
+import type { NamespaceLabelsView } from "../../config/feature-scopes.js";
 import { randomInt, randomUUID } from "node:crypto";
 import jsonpatch from "fast-json-patch";
 import type { AdmissionDeps } from "../../admission/deps.js";
@@ -117,6 +118,11 @@ export interface CheckOptions {
   readonly ignoreConfigMapSelector?: boolean;
   /** The CRD schemas strict decoding follows, by `group/version/Kind` (a cluster's); Duckbill's own (CRD_SCHEMAS) by default. */
   readonly schemas?: ReadonlyMap<string, StructuralSchema>;
+  /**
+   * The namespaces' labels, which the scopes of config-features-scopes select on (a cluster's, or `--namespace-labels`);
+   * absent: scopes take in the namespaces they name only.
+   */
+  readonly namespaces?: NamespaceLabelsView;
 }
 
 /** Sends one AdmissionReview body to a webhook path and returns the HTTP answer. */
@@ -293,7 +299,7 @@ async function callWebhook(
         : { kind: "PatchOptions", apiVersion: "meta.k8s.io/v1", fieldManager: "kubectl-client-side-apply", fieldValidation: "Strict" },
   };
   const body = JSON.stringify({ apiVersion: "admission.k8s.io/v1", kind: "AdmissionReview", request });
-  const answer = opts.transport === undefined ? await answerReview(path, body, opts.deps, { config: opts.config }) : await opts.transport(path, body);
+  const answer = opts.transport === undefined ? await answerReview(path, body, opts.deps, { config: opts.config, ...(opts.namespaces === undefined ? {} : { namespaces: opts.namespaces }) }) : await opts.transport(path, body);
   if (answer.status !== 200) throw new Error(`${path} answered HTTP ${answer.status}: ${answer.body.trim()}`);
   return { response: (JSON.parse(answer.body) as { response: AdmissionResponse }).response };
 }

@@ -5,6 +5,7 @@
  * the API server; failures are thrown as Errors whose message names what was being read and the API's answer.
  */
 import { CoreV1Api, CustomObjectsApi, type KubeConfig, type V1ConfigMap } from "@kubernetes/client-node";
+import type { NamespaceLabels, NamespaceLabelsView } from "../../config/feature-scopes.js";
 import { knativeVersionSetting, PROFILES, type KnativeProfile } from "../../config/profile.js";
 import { ADMISSION_CONFIGMAPS, snapshotFrom, type ConfigSnapshot } from "../../config/snapshot.js";
 import { describeApiError, statusCodeOf } from "../../kube/api-request.js";
@@ -69,6 +70,30 @@ export function configMapData(configMaps: ReadonlyMap<string, V1ConfigMap>): Rec
  */
 export async function readAdmissionConfig(kc: KubeConfig, namespace: string, profile?: KnativeProfile): Promise<ConfigSnapshot> {
   return snapshotFrom(configMapData(await readConfigMaps(kc, namespace, ADMISSION_CONFIGMAPS)), `cluster:${namespace}`, profile);
+}
+
+/** A Namespace's labels (config-features-scopes selects on them); undefined when it does not exist. */
+export async function readNamespaceLabels(kc: KubeConfig, namespace: string): Promise<NamespaceLabels> {
+  try {
+    const ns = await kc.makeApiClient(CoreV1Api).readNamespace({ name: namespace });
+    return new Map(Object.entries(ns.metadata?.labels ?? {}));
+  } catch (e) {
+    if (statusCodeOf(e) === 404) return undefined;
+    throw new Error(`reading Namespace ${namespace}: ${describeApiError(e)}`);
+  }
+}
+
+/** The namespaces' labels, each read once when a scope needs it (`check --kubeconfig`). */
+export function clusterNamespaceLabels(kc: KubeConfig): NamespaceLabelsView {
+  const known = new Map<string, NamespaceLabels>();
+  return {
+    labels: (ns) => known.get(ns),
+    synced: () => true,
+    fetch: async (ns) => {
+      if (!known.has(ns)) known.set(ns, await readNamespaceLabels(kc, ns));
+      return known.get(ns);
+    },
+  };
 }
 
 /**

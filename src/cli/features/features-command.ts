@@ -3,11 +3,12 @@
  * gate; `features explain <flag | field path>`; and `features impact --disable <flag> -f ...`, which checks
  * manifests with the flag as configured and with it Disabled and reports what would start being denied.
  * The configuration comes from `--config-dir`, from a cluster with `--kubeconfig` (config-features,
- * config-defaults and config-autoscaler read from SYSTEM_NAMESPACE; a missing ConfigMap means Knative's defaults),
- * or is Knative's defaults. `impact --kubeconfig` checks the cluster's live Services and Configurations instead of
+ * config-defaults, config-autoscaler and config-features-scopes read from SYSTEM_NAMESPACE; a missing ConfigMap means
+ * Knative's defaults), or is Knative's defaults. With config-features-scopes the list shows each flag's scope, and
+ * `--namespace N` shows (and explains) the flags as requests in N see them (./scopes.ts). `impact --kubeconfig` checks the cluster's live Services and Configurations instead of
  * manifests. The cluster code (and @kubernetes/client-node) lives in ./features-cluster.js, loaded on demand.
  */
-import type { AdmissionDeps } from "../../admission/deps.js";
+import type { AdmissionDeps, NamespaceLabelsView } from "../../admission/deps.js";
 import { DEFAULT_FEATURES, FEATURES_CONFIG_NAME, flagValues, parseFlagOf } from "../../config/features.js";
 import { snapshotFrom, type ConfigSnapshot } from "../../config/snapshot.js";
 import type { Flag } from "../../config/types.js";
@@ -17,6 +18,7 @@ import { checkDocuments, DEFAULT_USER, readOldObjects, type CheckResult } from "
 import { FEATURES_OPTIONS, IMPACT_OPTIONS } from "../settings/command-options.js";
 import { defaultDeps } from "../deps.js";
 import { explainFieldEntry, formatFieldExplanation, knownSubjects, resolveFields } from "./field-explain.js";
+import { inNamespace, parseNamespaceLabels, scopeCell, scopeJson, withoutScopes, type NamespaceScopes } from "../feature-scopes.js";
 import { renderHelp, wantsHelp } from "../help.js";
 import { clusterCall, exitOnError, loadConfig, parseOrUsage, PROCESS_IO, UsageError, warnDeprecated, type CliIO } from "../io.js";
 import { deniedBy } from "../kubectl/kubectl-apply.js";
@@ -61,9 +63,22 @@ function pad(s: string, n: number): string {
   return s.length >= n ? s : s + " ".repeat(n - s.length);
 }
 
-function formatList(config: ConfigSnapshot): string {
-  const rows = featureGatesOf(config.profile).map((g) => [g.key, stateOf(config, g), DEFAULT_FEATURES[g.field], g.type, g.gates]);
-  const header = ["FLAG", "STATE", "DEFAULT", "TYPE", "GATES"];
+/**
+ * The table. With config-features-scopes a SCOPE column; with `--namespace` STATE is the namespace's and
+ * CLUSTER-WIDE config-features'. Without either, Knative's flags alone, as always.
+ */
+function formatList(config: ConfigSnapshot, ns?: NamespaceScopes): string {
+  const scoped = config.featureScopes.size > 0;
+  const rows = featureGatesOf(config.profile).map((g) => [
+    g.key,
+    stateOf(ns?.config ?? config, g),
+    ...(scoped && ns !== undefined ? [stateOf(config, g)] : []),
+    DEFAULT_FEATURES[g.field],
+    g.type,
+    ...(scoped ? [scopeCell(config, g.key, ns)] : []),
+    g.gates,
+  ]);
+  const header = ["FLAG", "STATE", ...(scoped && ns !== undefined ? ["CLUSTER-WIDE"] : []), "DEFAULT", "TYPE", ...(scoped ? ["SCOPE"] : []), "GATES"];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
   const line = (cells: readonly string[]): string =>
     cells.map((c, i) => (i === cells.length - 1 ? c : pad(c, widths[i] ?? 0))).join("  ") + "\n";
@@ -72,23 +87,33 @@ function formatList(config: ConfigSnapshot): string {
   return out;
 }
 
-function listJson(config: ConfigSnapshot): string {
+function listJson(config: ConfigSnapshot, ns?: NamespaceScopes): string {
   const flags = featureGatesOf(config.profile).map((g) => ({
     flag: g.key,
-    state: stateOf(config, g),
+    state: stateOf(ns?.config ?? config, g),
+    ...(ns === undefined ? {} : { clusterState: stateOf(config, g) }),
+    ...(config.featureScopes.has(g.key) ? { scope: scopeJson(config, g.key, ns) } : {}),
     default: DEFAULT_FEATURES[g.field],
     type: g.type,
     check: g.check,
     gates: g.gates,
     fields: g.fields.map((f) => `spec.template.spec.${f}`),
   }));
-  return JSON.stringify({ source: config.source, flags, notes: ignoredSettings(config) }, null, 2) + "\n";
+  const where = ns === undefined ? {} : { namespace: ns.namespace, ...(ns.labels === undefined ? {} : { namespaceLabels: Object.fromEntries(ns.labels) }) };
+  return JSON.stringify({ source: config.source, ...where, flags, notes: ignoredSettings(config) }, null, 2) + "\n";
 }
 
-/** `features explain <flag>`: everything about one flag. */
-export function explainFlag(gate: FeatureGate, config: ConfigSnapshot): string {
+/** `features explain <flag>`: everything about one flag (with `ns`, also its state in that namespace). */
+export function explainFlag(gate: FeatureGate, config: ConfigSnapshot, ns?: NamespaceScopes): string {
   const state = stateOf(config, gate);
   let out = `${gate.key}: ${gate.type}, default ${DEFAULT_FEATURES[gate.field]}, currently ${state} (${config.source})\n`;
+  const scope = config.featureScopes.get(gate.key);
+  if (scope !== undefined) out += `  Scope (config-features-scopes): ${scopeCell(config, gate.key)}; Disabled in every other namespace.\n`;
+  if (ns !== undefined) {
+    const here = stateOf(ns.config, gate);
+    const why = scope === undefined ? "no scope" : here === state ? "inside its scope" : "outside its scope";
+    out += `  In namespace ${ns.namespace}: ${here} (${why}${why === "outside its scope" && ns.labels === undefined && scope !== undefined && scope.selector.size > 0 ? "; the namespace's labels are unknown" : ""}).\n`;
+  }
   out += `  Gates ${gate.gates}.\n`;
   if (gate.fields.length > 0) {
     out += `  Fields: ${gate.fields.map((f) => `spec.template.spec.${f}`).join(", ")}\n`;
@@ -101,6 +126,16 @@ export function explainFlag(gate: FeatureGate, config: ConfigSnapshot): string {
   return out;
 }
 
+/** What the table cannot say about a namespace: that nothing scopes a flag, or that its labels are unknown. */
+function scopeNotes(config: ConfigSnapshot, ns: NamespaceScopes | undefined): string[] {
+  if (ns === undefined) return [];
+  if (config.featureScopes.size === 0) return [`note: no config-features-scopes in ${config.source}: namespace ${ns.namespace} has the cluster-wide flags`];
+  if (ns.labels === undefined && [...config.featureScopes.values()].some((s) => s.selector.size > 0)) {
+    return [`note: the labels of namespace ${ns.namespace} are unknown (${config.source.startsWith("cluster:") ? "it does not exist" : "give --namespace-labels"}): only scopes that name it take it in`];
+  }
+  return [];
+}
+
 /** Fields a bare name may stand for before explain asks for a path instead. */
 const MAX_FIELDS_PER_NAME = 6;
 
@@ -111,7 +146,7 @@ function didYouMean(subject: string): string {
 }
 
 /** `features explain <subject>` for a field: each field it names, with the flags that gate any of them. */
-async function explainFields(subject: string, config: ConfigSnapshot, deps: AdmissionDeps, output: "text" | "json", io: CliIO): Promise<void> {
+async function explainFields(subject: string, config: ConfigSnapshot, deps: AdmissionDeps, output: "text" | "json", io: CliIO, ns?: NamespaceScopes): Promise<void> {
   const fields = resolveFields(subject);
   if (fields.length === 0) {
     throw new UsageError(`"${subject}" is neither a config-features flag of Knative ${config.profile.version} nor a field of a Service${didYouMean(subject)}`);
@@ -120,30 +155,39 @@ async function explainFields(subject: string, config: ConfigSnapshot, deps: Admi
     throw new UsageError(`"${subject}" names ${fields.length} fields; name one by its path, e.g. ${fields.slice(0, 3).map((f) => f.path).join(", ")}`);
   }
   const explained = [];
-  for (const f of fields) explained.push(await explainFieldEntry(f, config, deps));
+  // The probes answer as in the namespace (its narrowed flags), or with the cluster-wide flags.
+  const probed = ns?.config ?? withoutScopes(config);
+  for (const f of fields) explained.push(await explainFieldEntry(f, probed, deps));
   const gates = [...new Set(explained.flatMap((e) => e.gates))];
   if (output === "json") {
-    const flag = (g: FeatureGate): Record<string, unknown> => ({ ...g, state: stateOf(config, g), default: DEFAULT_FEATURES[g.field] });
-    const json = { subject, fields: explained.map((e) => ({ ...e, gates: e.gates.map((g) => g.key) })), gates: gates.map(flag) };
+    const flag = (g: FeatureGate): Record<string, unknown> => flagJson(g, config, ns);
+    const json = { subject, ...(ns === undefined ? {} : { namespace: ns.namespace }), fields: explained.map((e) => ({ ...e, gates: e.gates.map((g) => g.key) })), gates: gates.map(flag) };
     io.write(JSON.stringify(json, null, 2) + "\n");
     return;
   }
-  io.write([...explained.map((e) => formatFieldExplanation(e, config.source)), ...gates.map((g) => explainFlag(g, config))].join("\n"));
+  const source = ns === undefined ? config.source : `${config.source}, namespace ${ns.namespace}`;
+  io.write([...explained.map((e) => formatFieldExplanation(e, source)), ...gates.map((g) => explainFlag(g, config, ns))].join("\n"));
+}
+
+/** A flag as `features explain -o json` gives it: the gate, its state, default and (with scopes) scope. */
+function flagJson(g: FeatureGate, config: ConfigSnapshot, ns?: NamespaceScopes): Record<string, unknown> {
+  const scope = scopeJson(config, g.key, ns);
+  return { ...g, state: stateOf(config, g), ...(ns === undefined ? {} : { namespaceState: stateOf(ns.config, g) }), ...(scope === undefined ? {} : { scope }), default: DEFAULT_FEATURES[g.field] };
 }
 
 /** `features explain <subject>`: a flag of this release, a flag of another release (with a note), else a field. */
-async function runExplain(subject: string, config: ConfigSnapshot, deps: AdmissionDeps, output: "text" | "json", io: CliIO): Promise<void> {
+async function runExplain(subject: string, config: ConfigSnapshot, deps: AdmissionDeps, output: "text" | "json", io: CliIO, ns?: NamespaceScopes): Promise<void> {
   if (subject === "") throw new UsageError("explain needs a flag (e.g. kubernetes.podspec-affinity) or a field (e.g. spec.template.spec.affinity, or privileged)");
   const key = subject.toLowerCase();
   const gate = featureGate(key, config.profile) ?? featureGate(key);
-  if (gate === undefined) return explainFields(subject, config, deps, output, io);
+  if (gate === undefined) return explainFields(subject, config, deps, output, io, ns);
   const inRelease = featureGate(key, config.profile) !== undefined;
   const note = inRelease ? undefined : `${gate.key} is not a config-features flag of Knative ${config.profile.version}${gate.since === undefined ? "" : ` (it came with knative.dev/serving ${gate.since})`}: that release ignores it`;
   if (output === "json") {
-    io.write(JSON.stringify({ subject, fields: [], gates: [{ ...gate, state: stateOf(config, gate), default: DEFAULT_FEATURES[gate.field] }], ...(note === undefined ? {} : { note }) }, null, 2) + "\n");
+    io.write(JSON.stringify({ subject, ...(ns === undefined ? {} : { namespace: ns.namespace }), fields: [], gates: [flagJson(gate, config, ns)], ...(note === undefined ? {} : { note }) }, null, 2) + "\n");
     return;
   }
-  io.write(explainFlag(gate, config));
+  io.write(explainFlag(gate, config, ns));
   if (note !== undefined) io.error(`note: ${note}\n`);
 }
 
@@ -252,6 +296,7 @@ async function runImpact(argv: string[], io: CliIO, deps: AdmissionDeps | undefi
   let docs: ManifestDocument[];
   let old: ReadonlyMap<string, Record<string, unknown>> | undefined;
   let unreadable: readonly ManifestError[] = [];
+  let namespaces: NamespaceLabelsView | undefined;
   if (kubeconfig === undefined) {
     config = await loadConfig(values["config-dir"] as string | undefined, settingOf(IMPACT_OPTIONS, "knative-version", values, env));
     const read = await readManifestPaths(files, values.recursive === true, io.readStdin, "features impact");
@@ -266,8 +311,9 @@ async function runImpact(argv: string[], io: CliIO, deps: AdmissionDeps | undefi
     docs = liveDocs.map((d) => ({ ...d, object: nextApplyOf(d.object) }));
     // The live objects are stored ones (they have a creationTimestamp): readOldObjects only indexes them.
     old = await readOldObjects(liveDocs, { deps: admissionDeps, config, namespace: "default", user });
+    namespaces = cluster.clusterNamespaceLabels(kubeConfig);
   }
-  const common = { deps: admissionDeps, namespace: namespace ?? "default", user, old };
+  const common = { deps: admissionDeps, namespace: namespace ?? "default", user, old, ...(namespaces === undefined ? {} : { namespaces }) };
   const before = await checkDocuments(docs, { ...common, config });
   const after = await checkDocuments(docs, { ...common, config: withFlagDisabled(config, gate.key) });
   const entries: ImpactEntry[] = [];
@@ -309,18 +355,31 @@ function kubeconfigOf(values: Record<string, unknown>): string | undefined {
 }
 
 
-/** The configuration for the list and explain: `--config-dir`, the cluster with `--kubeconfig`, or Knative's defaults. */
-async function configFor(values: Record<string, unknown>, io: CliIO, env: Environment): Promise<ConfigSnapshot> {
+/**
+ * The configuration for the list and explain: `--config-dir`, the cluster with `--kubeconfig`, or Knative's
+ * defaults; with `--namespace`, also as that namespace sees it (its labels from the cluster, else
+ * `--namespace-labels`).
+ */
+async function configFor(values: Record<string, unknown>, io: CliIO, env: Environment): Promise<{ config: ConfigSnapshot; ns?: NamespaceScopes }> {
   const kubeconfig = kubeconfigOf(values);
+  const systemNs = values["system-namespace"] as string | undefined;
   const namespace = values.namespace as string | undefined;
+  const labelsText = values["namespace-labels"] as string | undefined;
+  if (namespace === "" || systemNs === "") throw new UsageError(`--${namespace === "" ? "" : "system-"}namespace must not be empty`);
+  if (labelsText !== undefined && namespace === undefined) throw new UsageError("--namespace-labels are the labels of --namespace: give both");
   if (kubeconfig === undefined) {
-    if (namespace !== undefined) throw new UsageError("--namespace says where the cluster's ConfigMaps are: it needs --kubeconfig");
-    return loadConfig(values["config-dir"] as string | undefined, settingOf(FEATURES_OPTIONS, "knative-version", values, env));
+    if (systemNs !== undefined) throw new UsageError("--system-namespace says where the cluster's ConfigMaps are: it needs --kubeconfig");
+    const config = await loadConfig(values["config-dir"] as string | undefined, settingOf(FEATURES_OPTIONS, "knative-version", values, env));
+    const labels = labelsText === undefined ? undefined : parseNamespaceLabels(labelsText);
+    return { config, ...(namespace === undefined ? {} : { ns: inNamespace(config, namespace, labels) }) };
   }
-  if (namespace === "") throw new UsageError("--namespace must not be empty");
+  if (labelsText !== undefined) throw new UsageError("--namespace-labels is for use without --kubeconfig: the cluster has the namespace's labels");
   const cluster = await import("../cluster/features-cluster.js");
   const { kubeConfig } = clusterCall(() => cluster.connect(kubeconfig));
-  return clusterConfig(cluster, kubeConfig, settingOf(FEATURES_OPTIONS, "namespace", values, env), settingOf(FEATURES_OPTIONS, "knative-version", values, env), io);
+  const config = await clusterConfig(cluster, kubeConfig, settingOf(FEATURES_OPTIONS, "system-namespace", values, env), settingOf(FEATURES_OPTIONS, "knative-version", values, env), io);
+  if (namespace === undefined) return { config };
+  const labels = config.featureScopes.size === 0 ? undefined : await clusterCall(() => cluster.readNamespaceLabels(kubeConfig, namespace));
+  return { config, ns: inNamespace(config, namespace, labels) };
 }
 
 /** The cluster's admission ConfigMaps, parsed as the release `--knative-version` names (auto: the cluster's). */
@@ -343,17 +402,17 @@ export async function runFeatures(argv: string[], io: CliIO = PROCESS_IO, deps?:
     const { values, positionals } = parseOrUsage(isExplain ? rest : argv, parseArgsOptions(FEATURES_OPTIONS));
     const output = outputOf(values.output ?? "text");
     warnDeprecated("features", FEATURES_OPTIONS, env, io);
-    const config = await configFor(values, io, env);
+    const { config, ns } = await configFor(values, io, env);
     if (isExplain) {
-      await runExplain(positionals.join(" ").trim(), config, deps ?? defaultDeps(), output, io);
+      await runExplain(positionals.join(" ").trim(), config, deps ?? defaultDeps(), output, io, ns);
       return 0;
     }
     if (positionals.length > 0) throw new UsageError(`unknown subcommand "${positionals[0]}"; use explain or impact`);
     if (output === "json") {
-      io.write(listJson(config));
+      io.write(listJson(config, ns));
     } else {
-      io.write(formatList(config));
-      const notes = ignoredSettings(config);
+      io.write(formatList(config, ns));
+      const notes = [...ignoredSettings(config), ...scopeNotes(config, ns)];
       if (notes.length > 0) io.error(notes.join("\n") + "\n");
     }
     return 0;

@@ -9,6 +9,7 @@
  */
 import type { AdmissionDeps } from "../../admission/deps.js";
 import { goTypeOf } from "../../apis/knative-types.js";
+import { FEATURE_SCOPES_CONFIG_NAME } from "../../config/feature-scopes.js";
 import { snapshotFrom, type ConfigSnapshot } from "../../config/snapshot.js";
 import type { GoType } from "../../go/encoding/json/types.js";
 import { FEATURE_GATES, featureGatesOf, gatesForFieldPath, normalizeFieldPath, type FeatureGate } from "../../serving/feature-gates.js";
@@ -193,7 +194,8 @@ export async function probeField(field: FieldEntry, config: ConfigSnapshot, deps
 /** The configuration with every flag the webhook reads for validation Enabled (the rest as `config` has it). */
 export function withEveryFlagEnabled(config: ConfigSnapshot): ConfigSnapshot {
   const configs: Record<string, Record<string, string>> = {};
-  for (const [name, data] of config.data) configs[name] = { ...data };
+  // Every flag Enabled everywhere: config-features-scopes, which would narrow them per namespace, is left out.
+  for (const [name, data] of config.data) if (name !== FEATURE_SCOPES_CONFIG_NAME) configs[name] = { ...data };
   const features: Record<string, string> = { ...(configs["config-features"] ?? {}) };
   for (const g of featureGatesOf(config.profile)) if (g.check !== "dry-run" && g.check !== "controller") features[g.key] = "Enabled";
   configs["config-features"] = features;

@@ -6,6 +6,9 @@
 import type { KubeConfig } from "@kubernetes/client-node";
 import type { Logger } from "pino";
 import type { KnativeProfile } from "../../config/profile.js";
+import type { NamespaceLabelsView } from "../../config/feature-scopes.js";
+import type { ConfigSnapshot } from "../../config/snapshot.js";
+import { relabelImpact } from "../../admission/scoped-config.js";
 import type { Registry } from "prom-client";
 import type { GroupVersionKind } from "../../apis/gvk.js";
 import { generationalWebhookKinds } from "../../admission/generation.js";
@@ -48,6 +51,11 @@ export interface ClusterOptions {
   readonly generational: readonly GroupVersionKind[];
   /** `--impact-warnings`: list and watch Services and Configurations for /config-validation's impact warnings. */
   readonly impactWarnings?: boolean;
+  /**
+   * `--feature-scopes`: list and watch Namespaces for the selectors of config-features-scopes (the snapshot in
+   * effect, `config`, says what a relabelling changes).
+   */
+  readonly featureScopes?: { readonly config: () => ConfigSnapshot };
   readonly logger: Logger;
   readonly registry: Registry;
   /** Every new certificate (every replica follows the Secret). */
@@ -58,6 +66,8 @@ export interface ClusterParts {
   readonly podDryRun: NonNullable<RequestContext["podDryRun"]>;
   /** With `impactWarnings`: the usage index (kube/gated-usage-watch.ts, imported only then). */
   readonly gatedUsage?: GatedUsageView;
+  /** With `featureScopes`: the namespaces' labels (kube/namespace-watch.ts, imported only then). */
+  readonly namespaces?: NamespaceLabelsView;
   notReadyReason(): string | undefined;
   /** The release answered as changed: the webhook configurations are reconciled again (the owner reference). */
   releaseChanged(): void;
@@ -115,12 +125,31 @@ export async function startClusterParts(o: ClusterOptions): Promise<ClusterParts
     : undefined;
   const usage = o.impactWarnings === true ? new (await import("../../kube/gated-usage-watch.js")).GatedUsageWatch({ kubeConfig: o.kubeConfig, logger: o.logger, throttle }) : undefined;
   usage?.start();
+  const scopes = o.featureScopes;
+  const namespaces =
+    scopes === undefined
+      ? undefined
+      : new (await import("../../kube/namespace-watch.js")).NamespaceWatch({
+          kubeConfig: o.kubeConfig,
+          logger: o.logger,
+          throttle,
+          onRelabel: (namespace, before, after) => {
+            const impact = relabelImpact(scopes.config(), namespace, before, after, usage?.view);
+            if (impact.changes.length === 0) return;
+            o.logger.info({ namespace, changes: impact.changes }, "feature scopes: a relabelled namespace changed its flags");
+            for (const warning of impact.warnings) o.logger.warn({ namespace, warning }, "feature scopes: impact of a relabelled namespace");
+          },
+        });
+  namespaces?.start();
   return {
     podDryRun,
     ...(usage !== undefined ? { gatedUsage: usage.view } : {}),
-    notReadyReason: () => certs?.notReadyReason(),
+    ...(namespaces !== undefined ? { namespaces: namespaces.view } : {}),
+    // Until the namespaces are listed every selector would miss: a pod that would deny what its peers admit waits.
+    notReadyReason: () => certs?.notReadyReason() ?? (namespaces === undefined || namespaces.view.synced() ? undefined : "waiting for the first list of namespaces (--feature-scopes)"),
     releaseChanged: () => reconciliation?.controller.enqueue(),
     async close() {
+      await namespaces?.close();
       await usage?.close();
       await reconciliation?.close();
       await certs?.close();

@@ -264,6 +264,7 @@ export async function startWebhook(s: ServeConfig, deps: AdmissionDeps, opts: St
           kinds: deps.kinds.all(),
           generational,
           impactWarnings,
+          ...(s["feature-scopes"] ? { featureScopes: { config: () => store.current() } } : {}),
           logger,
           registry: metrics.registry,
           onTlsMaterial: (m) => {
@@ -288,6 +289,7 @@ export async function startWebhook(s: ServeConfig, deps: AdmissionDeps, opts: St
     deps: admissionDeps,
     config: () => store.current(),
     ...(cluster?.gatedUsage !== undefined ? { gatedUsage: cluster.gatedUsage } : {}),
+    ...(cluster?.namespaces !== undefined ? { namespaces: cluster.namespaces } : {}),
     notReadyReason: () => store.notReadyReason() ?? cluster?.notReadyReason(),
     logger,
     metrics,

@@ -36,6 +36,15 @@ const CONFIG_DIR: OptionSpec = {
 
 const USER: OptionSpec = { flag: "user", env: "", default: "duckbill-check", metavar: "NAME", description: "the requesting user (userInfo.username), which becomes the creator and lastModifier annotations" };
 
+/** The labels of a namespace for config-features-scopes' selectors, where no cluster can say. */
+const NAMESPACE_LABELS: OptionSpec = {
+  flag: "namespace-labels",
+  env: "",
+  default: "",
+  metavar: "K=V,...",
+  description: "without --kubeconfig: the labels of --namespace, which the selectors of config-features-scopes match (unknown otherwise: only scopes naming the namespace take it in)",
+};
+
 /** `duckbill admit`. */
 export const ADMIT_OPTIONS = [
   { flag: "path", env: "", default: "/resource-validation", metavar: "PATH", description: "the webhook path to answer as: /defaulting, /resource-validation or /config-validation" },
@@ -59,6 +68,7 @@ export const CHECK_OPTIONS = [
       "judge as this cluster would: its Knative ConfigMaps (from --system-namespace), its Knative release (--knative-version auto), its CRD schemas for strict decoding, and each manifest's live object (an existing one is checked as kubectl apply's update of it, unless --old is given; credentials from this file only; read-only)",
   },
   { flag: "system-namespace", env: "SYSTEM_NAMESPACE", default: "knative-serving", metavar: "NS", description: "with --kubeconfig: the namespace of Knative's ConfigMaps" },
+  NAMESPACE_LABELS,
   KNATIVE_VERSION,
   USER,
   { flag: "old", env: "", default: "", multiple: true, metavar: "FILE", description: "live objects (kubectl get -o yaml); documents with the same kind, namespace and name are checked as UPDATEs" },
@@ -79,7 +89,9 @@ const FEATURES_OUTPUT: OptionSpec = { flag: "output", short: "o", env: "", defau
 export const FEATURES_OPTIONS = [
   CONFIG_DIR,
   { flag: "kubeconfig", env: "", default: "", metavar: "FILE", description: "read config-features, config-defaults and config-autoscaler from the cluster instead (credentials from this file only)" },
-  { flag: "namespace", short: "n", env: "SYSTEM_NAMESPACE", default: "knative-serving", metavar: "NS", description: "with --kubeconfig: the namespace of Knative's ConfigMaps" },
+  { flag: "system-namespace", env: "SYSTEM_NAMESPACE", default: "knative-serving", metavar: "NS", description: "with --kubeconfig: the namespace of Knative's ConfigMaps" },
+  { flag: "namespace", short: "n", env: "", default: "", metavar: "NS", description: "show the flags as requests in this namespace see them: config-features-scopes turns a flag Disabled outside its scope (its labels: from the cluster with --kubeconfig, else --namespace-labels)" },
+  NAMESPACE_LABELS,
   KNATIVE_VERSION,
   FEATURES_OUTPUT,
 ] as const satisfies readonly OptionSpec[];

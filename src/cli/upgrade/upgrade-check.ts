@@ -6,6 +6,7 @@
  * ConfigMaps (from the cluster, --config-dir or the manifests) go through /config-validation as both releases, and
  * their keys are read against both profiles (upgrade-configmaps.ts).
  */
+import type { NamespaceLabelsView } from "../../config/feature-scopes.js";
 import type { AdmissionDeps } from "../../admission/deps.js";
 import { isKnativeVersion, KNATIVE_VERSIONS, knativeProfile, PROFILES, type KnativeProfile } from "../../config/profile.js";
 import { ADMISSION_CONFIGMAPS, snapshotFrom, withProfile, type ConfigSnapshot } from "../../config/snapshot.js";
@@ -114,6 +115,8 @@ interface Inputs {
   readonly configMaps: readonly ManifestDocument[];
   /** Manifests that could not be read (the others are checked). */
   readonly unreadable: readonly ManifestError[];
+  /** The cluster's namespace labels, for config-features-scopes (with --kubeconfig). */
+  readonly namespaces?: NamespaceLabelsView;
 }
 
 async function readInputs(args: Args, deps: UpgradeCheckDeps, admission: AdmissionDeps, io: CliIO): Promise<Inputs> {
@@ -139,9 +142,10 @@ async function readInputs(args: Args, deps: UpgradeCheckDeps, admission: Admissi
   const source = `cluster:${args.systemNamespace}`;
   const config = snapshotFrom(cluster.configMapData(live), source, knativeProfile(fromVersion));
   const configMaps = [...live].map(([name, cm]) => configMapDocument(source, args.systemNamespace, name, cm.data ?? {}, cm.metadata?.annotations));
-  if (manifests !== undefined) return { fromVersion, fromSource: args.from === "auto" ? "cluster" : "given", config, documents: manifests, live: false, configMaps, unreadable };
+  const namespaces = cluster.clusterNamespaceLabels(kubeConfig);
+  if (manifests !== undefined) return { fromVersion, fromSource: args.from === "auto" ? "cluster" : "given", config, documents: manifests, live: false, configMaps, unreadable, namespaces };
   const objects = (await clusterCall(() => cluster.listServingObjects(kubeConfig, args.namespace, undefined, CLUSTER_KINDS, true))).filter((o) => !controlledByService(o));
-  return { fromVersion, fromSource: args.from === "auto" ? "cluster" : "given", config, documents: objects.map((object) => ({ source: "cluster", line: 0, object })), live: true, configMaps, unreadable };
+  return { fromVersion, fromSource: args.from === "auto" ? "cluster" : "given", config, documents: objects.map((object) => ({ source: "cluster", line: 0, object })), live: true, configMaps, unreadable, namespaces };
 }
 
 function identityOf(r: CheckResult): DocumentIdentity {
@@ -163,7 +167,7 @@ async function buildReport(args: Args, inputs: Inputs, admission: AdmissionDeps)
   const from = inputs.config;
   const to = withProfile(from, args.to);
   const comparer = new UpgradeComparer(from, to);
-  const base = { deps: admission, namespace: args.namespace ?? "default", user: args.user };
+  const base = { deps: admission, namespace: args.namespace ?? "default", user: args.user, ...(inputs.namespaces === undefined ? {} : { namespaces: inputs.namespaces }) };
   const opts = (config: ConfigSnapshot, extra: Partial<CheckOptions> = {}): CheckOptions => ({ ...base, config, ...extra });
   const objects: ObjectReport[] = [];
   const configMaps: ConfigMapReport[] = [];
