@@ -12,7 +12,7 @@ import { basename, join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 import { CLIENT_TLS } from "./lib/client-tls.mjs";
-import { summariseProfile } from "./lib/cpuprofile.mjs";
+import { stagesOfProfile, summariseProfile } from "./lib/cpuprofile.mjs";
 import { pacedLoad, requestBytes } from "./lib/paced-client.mjs";
 import { BENCH_DIR, BENCH_RELEASES, DEFAULT_BENCH_RELEASE, REPO_DIR, RESULTS_DIR, releaseVectors } from "./lib/paths.mjs";
 import { HOST, killChild, startDuckbill, startFloor, startKnative, stopChild } from "./lib/processes.mjs";
@@ -339,12 +339,16 @@ async function profileAtSaturation(certDir, mix) {
   const profDir = join(workDir, "cpuprof");
   mkdirSync(profDir, { recursive: true });
   log("profile: duckbill serve under --cpu-prof at saturation");
+  let requests = 0;
   const srv = await startDuckbill({ certDir, logFile: join(workDir, "profile.log"), logLevel: "info", release: RELEASE, workers: 1, nodeFlags: [...NODE_FLAGS, "--cpu-prof", `--cpu-prof-dir=${profDir}`] });
   children.add(srv.child);
   try {
     const target = { host: HOST, port: srv.port, ca: srv.ca, servername: "localhost" };
-    await saturate({ ...target, requests: autocannonRequests(mix), durationMs: PHASES.warmup, connections: CONNECTIONS });
-    await saturate({ ...target, requests: autocannonRequests(mix), durationMs: 2 * PHASES.saturation, connections: CONNECTIONS });
+    for (const durationMs of [PHASES.warmup, 2 * PHASES.saturation]) {
+      const r = await saturate({ ...target, requests: autocannonRequests(mix), durationMs, connections: CONNECTIONS });
+      log(`profile: ${r.answered} answers in ${durationMs} ms (${r.reqPerSec} req/s)`);
+      requests += r.answered;
+    }
   } finally {
     await stopChild(srv.child, 10_000);
     children.delete(srv.child);
@@ -353,7 +357,7 @@ async function profileAtSaturation(certDir, mix) {
   if (file === undefined) throw new Error("duckbill serve exited without writing a CPU profile");
   const kept = join(RESULTS_DIR, `${stamp}-saturation.cpuprofile`);
   copyFileSync(join(profDir, file), kept);
-  return { file: kept, ...summariseProfile(kept) };
+  return { file: kept, ...summariseProfile(kept), ...stagesOfProfile(kept, requests) };
 }
 
 /**

@@ -234,6 +234,12 @@ export function markdownReport(r) {
 
   if (r.profile !== undefined) {
     out.push(`### CPU profile of duckbill serve at saturation (${r.profile.samples} samples over ${r.profile.durationMs} ms, whole process life)`, "");
+    if (r.profile.stages !== undefined) {
+      out.push(`Main thread busy ${r.profile.busyUsPerRequest ?? "–"} µs per request over ${r.profile.requests} requests (under --cpu-prof, which adds its own cost), by stage of the admission path:`, "");
+      out.push("| stage | share of busy time | µs per request |", "|---|---:|---:|");
+      for (const st of r.profile.stages) out.push(`| ${st.name} | ${st.busyPercent} % | ${st.usPerRequest ?? "–"} |`);
+      out.push("");
+    }
     out.push("| self % | function (file:line) |", "|---:|---|");
     for (const f of r.profile.functions.slice(0, 20)) out.push(`| ${f.selfPercent} | ${f.name.replaceAll("|", "\\|")} |`);
     out.push("", "| self % | file |", "|---:|---|");

@@ -25,6 +25,7 @@ export async function saturate({ host, port, ca, requests, durationMs, connectio
     connections,
     reqPerSec: Math.round(ok / result.duration),
     requests: result.requests.total,
+    answered: ok,
     errors: result.errors + result.timeouts + result.non2xx,
     // autocannon's histogram has 1 ms resolution: fine at saturation, where latencies are queueing-dominated.
     latencyMs: { p50: round(result.latency.p50), p90: round(result.latency.p90), p99: round(result.latency.p99), max: round(result.latency.max) },

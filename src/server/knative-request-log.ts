@@ -88,21 +88,31 @@ export function logAdmissionKnative(logger: Logger, a: AdmittedSummary, latencyM
   const handled = rq.operation === "CREATE" || rq.operation === "UPDATE";
   // The text the response's base64 was made from, not decoded back (only the lines that quote it clip it).
   const patch = (): string | undefined => (a.patchText === undefined ? undefined : c(a.patchText, MAX_LOGGED_MESSAGE_CHARS));
+  // `fields` is handed to the lines as it is (not copied) where a line adds nothing but its caller (a symbol key,
+  // which the line's fields do not list): the lines are serialized when logged.
   if (a.type === "defaulting" || a.type === "admission") {
     const caller = a.type === "defaulting" ? DEFAULTING_ADMIT : CONFIGMAPS_ADMIT;
-    if (!handled) logger.info({ ...fields, [CALLER]: caller }, `Unhandled webhook operation, letting it through ${c(rq.operation)}`);
-    else if (a.type === "defaulting" && a.response.allowed) logger.info({ ...fields, [CALLER]: DEFAULTING_ADMIT }, `Kind: ${JSON.stringify(kind)} PatchBytes: ${patch() ?? "null"}`);
+    fields[CALLER] = caller;
+    if (!handled) logger.info(fields, `Unhandled webhook operation, letting it through ${c(rq.operation)}`);
+    else if (a.type === "defaulting" && a.response.allowed) logger.info(fields, `Kind: ${JSON.stringify(kind)} PatchBytes: ${patch() ?? "null"}`);
   } else if (!handled && rq.operation !== "DELETE") {
-    logger.info({ ...fields, [CALLER]: VALIDATION_VALIDATE }, `Unhandled webhook validation operation, letting it through ${c(rq.operation)}`);
+    fields[CALLER] = VALIDATION_VALIDATE;
+    logger.info(fields, `Unhandled webhook validation operation, letting it through ${c(rq.operation)}`);
   } else if (a.response.status?.message.startsWith(VALIDATION_FAILED) === true) {
     // 1.23 on name the object (knative.dev/pkg 2025: zap.String name, namespace, kind before zap.Error).
     const extra = profile.version === "1.17" ? {} : { name: c(rq.name), namespace: c(rq.namespace), kind: c(rq.kind.kind) };
     logger.info({ ...fields, ...extra, error: c(a.response.status.message.slice(VALIDATION_FAILED.length), MAX_LOGGED_MESSAGE_CHARS), [CALLER]: VALIDATION_VALIDATE }, "Failed the resource specific validation");
   }
+  fields[CALLER] = ADMISSION_HANDLER;
   fields["admissionreview/uid"] = c(rq.uid);
   fields["admissionreview/allowed"] = a.response.allowed;
   fields["admissionreview/result"] = statusString(a, profile);
-  const audit = { ...fields, webhook: a.type, latencyMicros, warnings: a.response.warnings?.length, truncated: truncated ? true : undefined, [CALLER]: ADMISSION_HANDLER };
-  logger.info(audit, "remote admission controller audit annotations=map[string]string(nil)");
-  if (logger.isLevelEnabled("debug")) logger.debug({ ...fields, [CALLER]: ADMISSION_HANDLER }, `AdmissionReview patch={ type: ${a.response.patchType ?? ""}, body: ${patch() ?? ""} }`);
+  const debug = logger.isLevelEnabled("debug") ? { ...fields } : undefined;
+  // Duckbill's own fields end the audit line (undefined ones are not written).
+  fields.webhook = a.type;
+  fields.latencyMicros = latencyMicros;
+  fields.warnings = a.response.warnings?.length;
+  fields.truncated = truncated ? true : undefined;
+  logger.info(fields, "remote admission controller audit annotations=map[string]string(nil)");
+  if (debug !== undefined) logger.debug(debug, `AdmissionReview patch={ type: ${a.response.patchType ?? ""}, body: ${patch() ?? ""} }`);
 }

@@ -5,7 +5,8 @@ import { PassThrough } from "node:stream";
 import { join, resolve } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { pino } from "pino";
-import { createLogger, droppedLogLines } from "./logging.js";
+import { CALLER, createLogger, droppedLogLines, setZapFormat } from "./logging.js";
+import { parseZapLoggerConfig } from "./zap-format.js";
 import { within } from "../../test/support/timing.js";
 
 function capture(): { stream: PassThrough; lines: () => Record<string, unknown>[] } {
@@ -50,6 +51,31 @@ describe("createLogger", () => {
     ]);
   });
 
+  it.each([
+    [{}, '{"level":"info","ts":"2026-11-22T10:00:00.123Z","logger":"webhook","caller":"c.go:F","msg":"hi","a":"x","n":1}'],
+    [{ levelKey: "" }, '{"ts":"2026-11-22T10:00:00.123Z","logger":"webhook","caller":"c.go:F","msg":"hi","a":"x","n":1}'],
+    [{ timeKey: "" }, '{"level":"info","logger":"webhook","caller":"c.go:F","msg":"hi","a":"x","n":1}'],
+    [{ nameKey: "", callerKey: "" }, '{"level":"info","ts":"2026-11-22T10:00:00.123Z","msg":"hi","a":"x","n":1}'],
+    [{ messageKey: "", levelEncoder: "capital" }, '{"level":"INFO","ts":"2026-11-22T10:00:00.123Z","logger":"webhook","caller":"c.go:F","a":"x","n":1}'],
+    [{ levelKey: "", timeKey: "", nameKey: "", callerKey: "", messageKey: "" }, '{"a":"x","n":1}'],
+  ])("writes a Knative-format line with the keys zap-logger-config's encoderConfig %j names, in zap's order", async (keys, want) => {
+    vi.useFakeTimers({ now: Date.parse("2026-11-22T10:00:00.123Z"), toFake: ["Date"] });
+    const out = capture();
+    const logger = createLogger("info", out.stream);
+    const encoderConfig = { levelKey: "level", timeKey: "ts", nameKey: "logger", callerKey: "caller", messageKey: "msg", levelEncoder: "lowercase", timeEncoder: "rfc3339nano", ...keys };
+    const parsed = parseZapLoggerConfig(JSON.stringify({ encoderConfig, initialFields: { z: true, b: 2 } }));
+    if (!parsed.ok) throw new Error(parsed.error);
+    logger.info({ a: "x", n: 1, [CALLER]: "c.go:F" }, "before");
+    setZapFormat(logger, parsed.format);
+    logger.info({ a: "x", skipped: undefined, n: 1, [CALLER]: "c.go:F" }, "hi");
+    await new Promise((r) => setImmediate(r));
+    const lines = out.lines();
+    expect(lines[0]).toMatchObject({ severity: "info", message: "before", caller: "c.go:F" });
+    // initialFields come first among the fields, sorted by key (zap.Config.buildOptions).
+    const withInitial = want.replace(/(,?)"a":"x"/, (_m, comma: string) => `${comma}"b":2,"z":true,"a":"x"`);
+    expect(JSON.stringify(lines[1])).toBe(withInitial);
+  });
+
   it("on stdout, a buffered line reaches the reader within the flush interval while the process keeps running", async () => {
     // The compiled module (`npm test` builds first): a plain node child cannot load TypeScript on Node 20.
     const module = resolve(import.meta.dirname, "../../dist/server/logging.js");
@@ -75,6 +101,19 @@ describe("createLogger", () => {
 });
 
 describe("createLogger's stdout destination", () => {
+  it("writes every line of the turn in progress, in order, when the process exits right after logging them", () => {
+    const module = resolve(import.meta.dirname, "../../dist/server/logging.js");
+    if (!existsSync(module)) throw new Error("dist/ is missing: run npm run build");
+    // 3 lines handed over whole by size (64 KiB), then 50 short ones still gathered for the turn when exit() comes.
+    const script = `const { createLogger } = await import(${JSON.stringify(module)}); const l = createLogger("info"); for (let i = 0; i < 3; i++) l.info({ pad: "p".repeat(30000) }, "big " + i); for (let i = 0; i < 50; i++) l.info("line " + i); process.exit(0);`;
+    const out = execFileSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8", maxBuffer: 4 * 1024 * 1024 });
+    const messages = out
+      .trim()
+      .split("\n")
+      .map((l) => (JSON.parse(l) as { message: string }).message);
+    expect(messages).toEqual([...[0, 1, 2].map((i) => `big ${i}`), ...Array.from({ length: 50 }, (_, i) => `line ${i}`)]);
+  });
+
   it("drops and counts lines once the backlog limit waits for a stdout that does not keep up, instead of holding them", async () => {
     // A FIFO opened read-write and non-blocking: writes fill its 64 KiB and then meet EAGAIN, as a stalled log
     // consumer would; nothing ever reads it. The limit is 1 MiB here (16 MiB in production) to keep the work small.

@@ -50,6 +50,100 @@ function isoTimeCached(): string {
   return lastTime;
 }
 
+/** What TurnBatch needs of sonic-boom (pino.destination). */
+type SonicBoom = ReturnType<typeof pino.destination> & { readonly _len?: number; readonly destroyed?: boolean; flushSync(): void };
+
+/**
+ * The lines of one event-loop turn, handed to sonic-boom as one string. sonic-boom's write measures the UTF-8 length
+ * of its whole pending chunk on every call (`Buffer.byteLength(bufs[bufs.length - 1])`), which flattens a chunk that
+ * grows while a write is in flight: called per line, that was 17 % of the busy main thread at saturation
+ * (bench/README.md, the profile by stage); per turn it is one flattening of what the turn wrote. The backlog limit
+ * is kept here, per line, so a line is dropped whole and counted as one.
+ */
+class TurnBatch {
+  #pending = "";
+  #pendingBytes = 0;
+  #scheduled = false;
+  readonly #boom: SonicBoom;
+  readonly #maxBufferedBytes: number;
+
+  constructor(boom: SonicBoom, maxBufferedBytes: number) {
+    this.#boom = boom;
+    this.#maxBufferedBytes = maxBufferedBytes;
+    // pino flushes sonic-boom synchronously on exit (on-exit-leak-free); lines of the last turn go first.
+    process.once("exit", () => {
+      if (this.#pending === "" || this.destroyed) return;
+      this.#handOver();
+      try {
+        this.#boom.flushSync();
+      } catch {
+        // Closed or not ready: nothing more can be written at exit.
+      }
+    });
+  }
+
+  get destroyed(): boolean {
+    return this.#boom.destroyed === true;
+  }
+
+  /** Whether lines wait here or in sonic-boom (its `_len`: the bytes it holds). */
+  waiting(): boolean {
+    return this.#pending !== "" || this.#boom._len !== 0;
+  }
+
+  write(line: string): boolean {
+    const bytes = Buffer.byteLength(line);
+    if ((this.#boom._len ?? 0) + this.#pendingBytes + bytes > this.#maxBufferedBytes) {
+      dropped++;
+      return false;
+    }
+    this.#pending += line;
+    this.#pendingBytes += bytes;
+    if (this.#pendingBytes >= HAND_OVER_BYTES) this.#handOver();
+    else if (!this.#scheduled) {
+      this.#scheduled = true;
+      setImmediate(this.#turnEnded);
+    }
+    return true;
+  }
+
+  readonly #turnEnded = (): void => {
+    this.#scheduled = false;
+    this.#handOver();
+  };
+
+  #handOver(): void {
+    if (this.#pending === "" || this.destroyed) return;
+    const text = this.#pending;
+    this.#pending = "";
+    this.#pendingBytes = 0;
+    this.#boom.write(text);
+  }
+
+  flush(cb?: (err?: Error) => void): void {
+    this.#handOver();
+    this.#boom.flush(cb);
+  }
+
+  flushSync(): void {
+    this.#handOver();
+    this.#boom.flushSync();
+  }
+
+  destroy(): void {
+    this.#pending = "";
+    (this.#boom as unknown as { destroy(): void }).destroy();
+  }
+
+  end(): void {
+    this.#handOver();
+    this.#boom.end();
+  }
+}
+
+/** A turn's lines go to sonic-boom before the turn ends once they reach this many bytes. */
+const HAND_OVER_BYTES = 64 * 1024;
+
 /** Where createLogger writes when no destination stream is given (tests use other values). */
 export interface LogFdOptions {
   /** The file descriptor (default 1, stdout). */
@@ -153,50 +247,85 @@ function knativeAsJson(holder: { current: ZapFormat }, name: string): (this: Pin
   let lastMs = -1;
   let lastFormat: ZapFormat | undefined;
   let lastTime = "";
+  let parts = jsonParts(holder.current, name);
   return function (obj, msg, num) {
     const f = holder.current;
     const now = Date.now();
-    if (now !== lastMs || f !== lastFormat) {
-      lastMs = now;
+    if (f !== lastFormat) {
       lastFormat = f;
+      parts = jsonParts(f, name);
+      lastMs = -1;
+    }
+    if (now !== lastMs) {
+      lastMs = now;
       lastTime = encodeTime(f, now);
     }
     const level = zapLevelOfPino(this.levels.labels[num] ?? "info");
-    const caller = f.disableCaller ? "" : typeof obj[CALLER] === "string" ? obj[CALLER] : DEFAULT_CALLER;
+    const callerValue = obj[CALLER];
+    const caller = f.disableCaller ? "" : typeof callerValue === "string" ? callerValue : DEFAULT_CALLER;
     const message = msg === undefined ? "" : String(msg);
-    let fields = "";
-    for (const [k, v] of f.initialFields) {
-      const j = fieldJson(v);
-      if (j !== undefined) fields += "," + JSON.stringify(k) + ":" + j;
-    }
+    let fields = parts.initialFields;
     fields += (this as unknown as Record<symbol, string>)[symbols.chindingsSym] ?? "";
     for (const key in obj) {
       const v = obj[key];
       if (v === undefined) continue;
       const j = fieldJson(v);
       if (j === undefined) continue;
-      fields += "," + (key === "err" ? '"error"' : JSON.stringify(key)) + ":" + j;
+      fields += "," + (key === "err" ? '"error"' : keyJson(key)) + ":" + j;
     }
     if (f.encoding === "console") {
-      const parts: string[] = [];
-      if (f.timeKey !== "") parts.push(lastTime.startsWith('"') ? (JSON.parse(lastTime) as string) : lastTime);
-      if (f.levelKey !== "") parts.push(encodeLevel(f, level));
-      if (f.nameKey !== "") parts.push(name);
-      if (caller !== "" && f.callerKey !== "") parts.push(caller);
-      if (f.messageKey !== "") parts.push(message);
-      if (fields !== "") parts.push("{" + fields.slice(1) + "}");
-      return parts.join(f.consoleSeparator) + f.lineEnding;
+      const out: string[] = [];
+      if (f.timeKey !== "") out.push(lastTime.startsWith('"') ? (JSON.parse(lastTime) as string) : lastTime);
+      if (f.levelKey !== "") out.push(encodeLevel(f, level));
+      if (f.nameKey !== "") out.push(name);
+      if (caller !== "" && f.callerKey !== "") out.push(caller);
+      if (f.messageKey !== "") out.push(message);
+      if (fields !== "") out.push("{" + fields.slice(1) + "}");
+      return out.join(f.consoleSeparator) + f.lineEnding;
     }
-    let line = "{";
-    if (f.levelKey !== "") line += JSON.stringify(f.levelKey) + ":" + JSON.stringify(encodeLevel(f, level)) + ",";
-    if (f.timeKey !== "") line += JSON.stringify(f.timeKey) + ":" + lastTime + ",";
-    if (f.nameKey !== "") line += JSON.stringify(f.nameKey) + ":" + JSON.stringify(name) + ",";
-    if (caller !== "" && f.callerKey !== "") line += JSON.stringify(f.callerKey) + ":" + JSON.stringify(caller) + ",";
-    if (f.messageKey !== "") line += JSON.stringify(f.messageKey) + ":" + JSON.stringify(message) + ",";
+    let line = parts.level[level] + (f.timeKey === "" ? "" : parts.time + lastTime + ",") + parts.name;
+    if (caller !== "" && f.callerKey !== "") line += parts.caller + keyJson(caller) + ",";
+    if (f.messageKey !== "") line += parts.message + JSON.stringify(message) + ",";
     line = (fields === "" ? line.slice(0, -1) : line + fields.slice(1)) + "}";
     if (line === "}") line = "{}";
     return line + f.lineEnding;
   };
+}
+
+/**
+ * The constant pieces of a JSON line in format `f`, rendered once per format: `{"severity":"info",` per level, the
+ * time key, the logger name, the caller and message keys, and the initial fields.
+ */
+function jsonParts(f: ZapFormat, name: string): { level: Record<ZapLevel, string>; time: string; name: string; caller: string; message: string; initialFields: string } {
+  const level = {} as Record<ZapLevel, string>;
+  for (const l of ["debug", "info", "warn", "error", "dpanic", "panic", "fatal"] as const) level[l] = "{" + (f.levelKey === "" ? "" : JSON.stringify(f.levelKey) + ":" + JSON.stringify(encodeLevel(f, l)) + ",");
+  let initialFields = "";
+  for (const [k, v] of f.initialFields) {
+    const j = fieldJson(v);
+    if (j !== undefined) initialFields += "," + JSON.stringify(k) + ":" + j;
+  }
+  return {
+    level,
+    time: JSON.stringify(f.timeKey) + ":",
+    name: f.nameKey === "" ? "" : JSON.stringify(f.nameKey) + ":" + JSON.stringify(name) + ",",
+    caller: JSON.stringify(f.callerKey) + ":",
+    message: JSON.stringify(f.messageKey) + ":",
+    initialFields,
+  };
+}
+
+const KEY_JSON = new Map<string, string>();
+/** Field keys (and callers) are few and constant: their JSON text is kept once made, up to this many. */
+const MAX_KEY_JSON = 1024;
+
+/** JSON.stringify of a field key, cached. */
+function keyJson(key: string): string {
+  let j = KEY_JSON.get(key);
+  if (j === undefined) {
+    j = JSON.stringify(key);
+    if (KEY_JSON.size < MAX_KEY_JSON) KEY_JSON.set(key, j);
+  }
+  return j;
 }
 
 /**
@@ -215,9 +344,9 @@ export function createLogger(level: LogLevel, destination?: NodeJS.WritableStrea
   let dest: pino.DestinationStream | undefined = destination;
   if (dest === undefined) {
     const { fd = 1, maxBufferedBytes = MAX_BUFFERED_LOG_BYTES } = fdOptions;
-    const boom = pino.destination({ fd, sync: false, minLength: BUFFER_BYTES, maxWrite: MAX_WRITE_BYTES, maxLength: maxBufferedBytes });
+    const boom = pino.destination({ fd, sync: false, minLength: BUFFER_BYTES, maxWrite: MAX_WRITE_BYTES });
+    const batch = new TurnBatch(boom, maxBufferedBytes);
     let reported = 0;
-    boom.on("drop", () => void dropped++);
     // A failed write (stdout closed, EBADF, ...) must not take the webhook down: say so once on stderr and go on.
     let failed = false;
     boom.on("error", (err: Error) => {
@@ -226,17 +355,16 @@ export function createLogger(level: LogLevel, destination?: NodeJS.WritableStrea
       process.stderr.write(`duckbill: writing logs failed (${err.message}); admission continues\n`);
     });
     setInterval(() => {
-      // Only when lines wait (`_len`: the buffered length; flush() of an empty buffer still makes a write call).
-      // flush() throws once the stream is closed (at exit); nothing is left to write then.
-      const state = boom as unknown as { destroyed?: boolean; _len?: number };
-      if (state.destroyed !== true && state._len !== 0) boom.flush();
-      if (dropped !== reported && state.destroyed !== true) {
+      // Only when lines wait (flush() of an empty buffer still makes a write call). flush() throws once the stream
+      // is closed (at exit); nothing is left to write then.
+      if (!batch.destroyed && batch.waiting()) batch.flush();
+      if (dropped !== reported && !batch.destroyed) {
         // Said once the backlog allows it, through the same stream (stderr would interleave with the JSON lines).
-        boom.write(droppedLine(dropped - reported));
+        batch.write(droppedLine(dropped - reported));
         reported = dropped;
       }
     }, FLUSH_INTERVAL_MS).unref();
-    dest = boom;
+    dest = batch;
   }
   if (style.format === "pino") {
     made.logger = pino({ level, base: { component: "duckbill" }, timestamp: isoTimeCached, formatters: { level: (label) => ({ level: label }) } }, dest);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { roundTripRfc3339, type TimeParse } from "./rfc3339.js";
+import fc from "fast-check";
+import { roundTripParsed, roundTripRfc3339, type TimeParse } from "./rfc3339.js";
 
 // Produced by Go: json.Unmarshal of the string into a metav1.Time (apimachinery v0.31.4), then json.Marshal.
 const GO_TIMES: ReadonlyArray<readonly [string, TimeParse]> = [
@@ -66,5 +67,35 @@ const GO_TIMES: ReadonlyArray<readonly [string, TimeParse]> = [
 describe("roundTripRfc3339 matches metav1.Time's JSON round trip", () => {
   it.each(GO_TIMES)("%j", (input, want) => {
     expect(roundTripRfc3339(input)).toEqual(want);
+  });
+});
+
+describe("roundTripRfc3339's shortcut for the canonical form", () => {
+  const digits = (n: number, max: number): fc.Arbitrary<string> => fc.integer({ min: 0, max }).map((v) => String(v).padStart(n, "0"));
+  it("answers as the field-by-field parse on times near and past every range limit", () => {
+    const time = fc
+      .tuple(digits(4, 9999), digits(2, 19), digits(2, 39), digits(2, 29), digits(2, 69), digits(2, 69), fc.constantFrom("Z", "z", "+00:00", ".5Z", "", "ZZ"))
+      .map(([y, mo, d, h, mi, s, zone]) => `${y}-${mo}-${d}T${h}:${mi}:${s}${zone}`);
+    fc.assert(
+      fc.property(time, (t) => {
+        expect(roundTripRfc3339(t)).toEqual(roundTripParsed(t));
+      }),
+      { numRuns: 20000 },
+    );
+  });
+
+  it("answers as the field-by-field parse on any 20 characters of a timestamp's alphabet", () => {
+    const chars = fc.constantFrom(..."0123456789-T:Z+.１");
+    fc.assert(
+      fc.property(fc.array(chars, { minLength: 20, maxLength: 20 }), (cs) => {
+        const t = cs.join("");
+        expect(roundTripRfc3339(t)).toEqual(roundTripParsed(t));
+      }),
+      { numRuns: 20000 },
+    );
+  });
+
+  it.each(["0001-01-01T00:00:00Z", "0999-12-31T23:59:59Z", "1000-01-01T00:00:00Z", "9999-12-31T23:59:59Z", "2000-02-29T00:00:00Z", "1900-02-29T00:00:00Z", "2024-04-31T00:00:00Z"])("%s: as the field-by-field parse", (t) => {
+    expect(roundTripRfc3339(t)).toEqual(roundTripParsed(t));
   });
 });
