@@ -48,7 +48,7 @@ if (flags.help) {
   console.log(`Usage: npm run bench -- [--compare bench/results/<baseline>.json] [--quick] [--profile] [--only PARTS] [--out FILE]
 
   --knative-version V  the release both webhooks answer as: ${BENCH_RELEASES.join(", ")} (default ${DEFAULT_BENCH_RELEASE}); duckbill
-                    serve runs with KNATIVE_VERSION=V, Knative's webhook is V's reference, the mix is V's vectors
+                    serve runs with DUCKBILL_KNATIVE_VERSION=V, Knative's webhook is V's reference, the mix is V's vectors
   --require-knative exit 2 when V's reference is not built (by default the knative part is skipped with a
                     message saying to run \`npm run reference:build -- V\`)
   --rounds N        alternating measured rounds per server (default 3; 2 with --quick)

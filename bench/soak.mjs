@@ -53,7 +53,7 @@ if (flags.help) {
   --duration S      measured seconds (default 60), after the warm-up
   --warmup S        warm-up seconds at the same rate (default 10); RSS growth is measured from its end
   --connections N   keep-alive TLS connections of the load generator (default 64)
-  --log-level L     the server's LOG_LEVEL (default info, as deployed; its lines go to a temporary file)
+  --log-level L     the server's DUCKBILL_LOG_LEVEL (default info, as deployed; its lines go to a temporary file)
   --node-flags "F"  node flags for the server (default none; see the note on --max-semi-space-size at the top)
   --out FILE        also write the result as JSON there
 
@@ -200,7 +200,7 @@ async function main() {
   result.ok = failures.length === 0;
   result.failures = failures;
 
-  console.log(`# Soak: ${RATE} req/s for ${DURATION_S} s (after ${WARMUP_S} s warm-up), ${CONNECTIONS} keep-alive connections, LOG_LEVEL=${flags["log-level"]}
+  console.log(`# Soak: ${RATE} req/s for ${DURATION_S} s (after ${WARMUP_S} s warm-up), ${CONNECTIONS} keep-alive connections, DUCKBILL_LOG_LEVEL=${flags["log-level"]}
 
 | | |
 |---|---|

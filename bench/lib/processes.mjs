@@ -104,10 +104,10 @@ export function serverNode() {
 
 export async function startDuckbill({ certDir, logFile, logLevel, release, nodeFlags = [], workers, timeoutMs = 15_000, bin = DUCKBILL_BIN }) {
   const [port, metricsPort] = [await freePort(), await freePort()];
-  const env = { ...process.env, WEBHOOK_PORT: String(port), WEBHOOK_HOST: HOST, METRICS_PORT: String(metricsPort), METRICS_HOST: HOST, GENERATED_CERT_DIR: certDir, LOG_LEVEL: logLevel, DRAIN_TIMEOUT: "0s", KNATIVE_VERSION: release };
-  for (const inherited of ["CERT_DIR", "CONFIG_DIR", "WEBHOOK_ENABLE_HTTP2", "WEBHOOK_TLS_MIN_VERSION", "WEBHOOK_WORKERS", "NODE_OPTIONS"]) delete env[inherited];
+  const env = { ...process.env, WEBHOOK_PORT: String(port), DUCKBILL_HOST: HOST, DUCKBILL_METRICS_PORT: String(metricsPort), DUCKBILL_METRICS_HOST: HOST, DUCKBILL_GENERATED_CERT_DIR: certDir, DUCKBILL_LOG_LEVEL: logLevel, DUCKBILL_DRAIN_TIMEOUT: "0s", DUCKBILL_KNATIVE_VERSION: release };
+  for (const inherited of ["DUCKBILL_CERT_DIR", "DUCKBILL_CONFIG_DIR", "DUCKBILL_HTTP2", "WEBHOOK_TLS_MIN_VERSION", "DUCKBILL_WORKERS", "NODE_OPTIONS"]) delete env[inherited];
   // Without `workers`, duckbill serve's own default (the bench's "default settings").
-  if (workers !== undefined) env.WEBHOOK_WORKERS = String(workers);
+  if (workers !== undefined) env.DUCKBILL_WORKERS = String(workers);
   const out = openSync(logFile, "w");
   const startWall = Date.now();
   const startMono = performance.now();

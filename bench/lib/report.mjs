@@ -14,7 +14,7 @@ export function ratios(r) {
     saturationVsFloor: d && f ? d.reqPerSec / f.reqPerSec : undefined,
     p99VsFloorAtSaturation: d && f ? d.latencyMs.p99 / f.latencyMs.p99 : undefined,
     p99VsFloorAt1000: d1000 && f1000 ? d1000.latencyMs.p99 / f1000.latencyMs.p99 : undefined,
-    // How much saturation throughput info-level logging costs against LOG_LEVEL=silent.
+    // How much saturation throughput info-level logging costs against DUCKBILL_LOG_LEVEL=silent.
     infoLoggingCost: d && s ? 1 - d.reqPerSec / s.reqPerSec : undefined,
     // The same in server CPU per request, which moves less than req/s when the machine is shared.
     infoLoggingCpuCost: d && s && cpuMicrosPerRequest(d) && cpuMicrosPerRequest(s) ? cpuMicrosPerRequest(d) / cpuMicrosPerRequest(s) - 1 : undefined,
