@@ -92,7 +92,7 @@ const TARGETS = {
 };
 
 /** The releases whose controller test/control-plane/controller/ builds. */
-export const CONTROLLER_RELEASES = ["1.23", "1.24"];
+export const CONTROLLER_RELEASES = ["1.17", "1.23", "1.24"];
 
 /** Hash of everything the binary depends on: the modules' sources, go.mod/go.sum, the build flags, the toolchain. */
 function sourceKey(target, release, version) {
