@@ -56,7 +56,7 @@ export async function startController(opts: { binary: string; kubeconfig: string
   const forward = join(import.meta.dirname, "netns-forward.mjs");
   const ready = join(opts.workDir, `${opts.name}.forward-ready`);
   rmSync(ready, { force: true });
-  const script = `ip link set lo up && { "$NODE" "$FORWARD" "$API_PORT" "$SOCKET" "$READY" & } && while [ ! -e "$READY" ]; do sleep 0.1; done && exec "$CONTROLLER" --kubeconfig "$KUBECONFIG_FILE"`;
+  const script = `ip link set lo up && { "$NODE" "$FORWARD" "$API_PORT" "$SOCKET" "$READY" "$$" & } && while [ ! -e "$READY" ]; do sleep 0.1; done && exec "$CONTROLLER" --kubeconfig "$KUBECONFIG_FILE"`;
   const child: ChildProcess = spawn("unshare", ["-n", "sh", "-c", script], {
     stdio: ["ignore", "pipe", "pipe"],
     env: {
