@@ -58,7 +58,7 @@ let duckbill: Duckbill | undefined;
 let reference: ReferenceWebhook | undefined;
 const sides: Side[] = [];
 const totals = { scenarios: 0, objects: 0, differences: 0 };
-const figures: Array<{ scenario: string; duckbill: RequestFigures; knative: RequestFigures; writes: { duckbill: number; knative: number }; admissionErrorsLogged: { duckbill: number; knative: number } }> = [];
+const figures: Array<{ scenario: string; duckbill: RequestFigures; knative: RequestFigures; writes: { duckbill: number; knative: number }; admissionErrorsLogged: { duckbill: number; knative: number }; exits: string }> = [];
 const differences: Array<{ scenario: string; step: string; what: string; detail: unknown }> = [];
 const timings: Record<string, number> = {};
 
@@ -191,7 +191,7 @@ afterAll(async () => {
   writeFileSync(join(work, "report.json"), JSON.stringify(report, null, 2));
   for (const f of figures) {
     console.log(
-      `admission requests: ${f.scenario}: duckbill ${f.duckbill.count} (mean ${f.duckbill.meanMs} ms, p95 <= ${f.duckbill.p95Ms} ms), knative ${f.knative.count} (mean ${f.knative.meanMs} ms, p95 ${f.knative.p95Ms} ms); objects written ${f.writes.duckbill}/${f.writes.knative}; controller's admission errors logged ${f.admissionErrorsLogged.duckbill}/${f.admissionErrorsLogged.knative}`,
+      `admission requests: ${f.scenario}: duckbill ${f.duckbill.count} (mean ${f.duckbill.meanMs} ms, p95 <= ${f.duckbill.p95Ms} ms), knative ${f.knative.count} (mean ${f.knative.meanMs} ms, p95 ${f.knative.p95Ms} ms); objects written ${f.writes.duckbill}/${f.writes.knative}; controller's admission errors logged ${f.admissionErrorsLogged.duckbill}/${f.admissionErrorsLogged.knative}; kubectl exit statuses per step ${f.exits}`,
     );
   }
   for (const d of differences) console.log(`difference: ${d.scenario} / ${d.step}: ${d.what}: ${JSON.stringify(d.detail)}`);
@@ -228,9 +228,11 @@ describe(`Knative ${RELEASE}'s controller: Duckbill's cluster and Knative's webh
       const referenceBefore = reference?.requests.length ?? 0;
       const writes = { duckbill: 0, knative: 0 };
       const logged = { duckbill: 0, knative: 0 };
+      const exits: string[] = [];
       let previous: Settled[] | undefined;
       for (const step of scenario.steps) {
         const results = await Promise.all(sides.map((s) => step.run(s.driver, ns)));
+        exits.push(results.map((r) => String(r.code)).join("/"));
         const [outA, outB] = results.map(printed);
         if (outA !== outB) differ(step.name, "kubectl output", { duckbill: outA, knative: outB });
         const settled: Settled[] = await Promise.all(sides.map((s) => settle(s.api, ns, { quietMs: QUIET_MS, timeoutMs: SETTLE_TIMEOUT_MS })));
@@ -267,6 +269,7 @@ describe(`Knative ${RELEASE}'s controller: Duckbill's cluster and Knative's webh
         knative: measuredFigures((reference?.requests ?? []).slice(referenceBefore).map((r) => r.ms)),
         writes,
         admissionErrorsLogged: logged,
+        exits: exits.join(" "),
       });
       totals.scenarios++;
       totals.differences += found.length;

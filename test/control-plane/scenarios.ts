@@ -116,7 +116,11 @@ export const SCENARIOS: readonly Scenario[] = [
     steps: [
       step("create hello-v1", apply(service("hello", { revisionName: "hello-v1" }))),
       step("same name, new env (denied)", apply(service("hello", { revisionName: "hello-v1", env: { TARGET: "changed" } }))),
-      step("same name, same template, a Service annotation", apply(service("hello", { revisionName: "hello-v1", annotations: { "example.com/owner": "team-a" } }))),
+      // kubectl apply replaces the containers list (CRDs have no merge keys), dropping what Knative defaulted into the
+      // stored template (the container's name, its readiness probe): an apply of the same manifest is such a change
+      // and is denied as well. A client changing the Service's metadata alone writes only that.
+      step("same name, same template, applied again (denied: the defaults are gone)", apply(service("hello", { revisionName: "hello-v1" }))),
+      step("a Service annotation", (d, ns) => d.kubectl(["annotate", "service.serving.knative.dev", "hello", "-n", ns, "example.com/owner=team-a"])),
     ],
   },
   {
@@ -131,18 +135,18 @@ export const SCENARIOS: readonly Scenario[] = [
     steps: [
       step("hello-v1", apply(service("hello", { revisionName: "hello-v1" }))),
       step("hello-v2", apply(service("hello", { revisionName: "hello-v2", image: image(2) }))),
-      step(
-        "50/50",
-        apply(
-          service("hello", {
-            revisionName: "hello-v2",
-            image: image(2),
-            traffic: [
-              { revisionName: "hello-v1", percent: 50 },
-              { revisionName: "hello-v2", percent: 50 },
-            ],
-          }),
-        ),
+      // The traffic alone, as `kn service update --traffic` changes it: the stored template keeps its name and defaults.
+      step("50/50", (d, ns) =>
+        d.kubectl([
+          "patch", "service.serving.knative.dev", "hello", "-n", ns, "--type=merge",
+          "-p", JSON.stringify({ spec: { traffic: [{ revisionName: "hello-v1", percent: 50 }, { revisionName: "hello-v2", percent: 50 }] } }),
+        ]),
+      ),
+      step("hello-v2 tagged, 90/10", (d, ns) =>
+        d.kubectl([
+          "patch", "service.serving.knative.dev", "hello", "-n", ns, "--type=merge",
+          "-p", JSON.stringify({ spec: { traffic: [{ revisionName: "hello-v1", percent: 90 }, { revisionName: "hello-v2", percent: 10, tag: "candidate" }] } }),
+        ]),
       ),
     ],
   },
