@@ -23,7 +23,7 @@ const TIMING = [
 
 export default defineConfig({
   test: {
-    exclude: ["node_modules", "dist", "test/e2e/**", "test/image/**", "test/reference/**", "test/differential/**"],
+    exclude: ["node_modules", "dist", "test/e2e/**", "test/image/**", "test/reference/**", "test/differential/**", "test/control-plane/**"],
     // Hang guards, not speed checks: a throttled runner took 32 s for a test that takes 3 s on a quiet machine.
     testTimeout: 90_000,
     hookTimeout: 90_000,
@@ -32,7 +32,7 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: "unit", include: ["src/**/*.test.ts", "test/**/*.test.ts"], exclude: ["node_modules", "dist", "test/e2e/**", "test/image/**", "test/reference/**", "test/differential/**", ...TIMING], sequence: { groupOrder: 0 } },
+        test: { name: "unit", include: ["src/**/*.test.ts", "test/**/*.test.ts"], exclude: ["node_modules", "dist", "test/e2e/**", "test/image/**", "test/reference/**", "test/differential/**", "test/control-plane/**", ...TIMING], sequence: { groupOrder: 0 } },
       },
       {
         extends: true,

@@ -5,7 +5,9 @@ export declare const REPO: string;
 export declare const RELEASES: Record<KnativeRelease, { serving: string; go: string }>;
 /** ${DUCKBILL_REFERENCE_CACHE:-${XDG_CACHE_HOME:-~/.cache}/duckbill-reference} */
 export declare function cacheRoot(): string;
-/** Where a release's binary is, built or not. */
-export declare function binaryPath(release: KnativeRelease): string;
-/** Builds the release unless it is up to date (progress on stderr); resolves to the binary's path. */
-export declare function ensureBuilt(release: KnativeRelease, options?: { quiet?: boolean }): Promise<string>;
+/** What is built per release: Knative's webhook (reference/) or Knative's controller (knative.dev/serving/cmd/controller). */
+export type BuildTarget = "webhook" | "controller";
+/** Where a release's binary is, built or not (the webhook unless `target` says otherwise). */
+export declare function binaryPath(release: KnativeRelease, target?: BuildTarget): string;
+/** Builds the release's target (default the webhook) unless it is up to date (progress on stderr); resolves to the binary's path. */
+export declare function ensureBuilt(release: KnativeRelease, options?: { quiet?: boolean; target?: BuildTarget }): Promise<string>;

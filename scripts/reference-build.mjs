@@ -4,6 +4,7 @@
 // skipping a release whose binary is up to date (same sources, go.mod/go.sum, Go toolchain and flags).
 //
 //   npm run reference:build [-- 1.24 1.23 1.17]     (all releases by default)
+//   npm run reference:build -- --controller [1.24 1.23]   Knative's controller instead (the control-plane suite's)
 //
 //   REFERENCE_BUILD_PARALLEL   go build -p (default 2; the machine is shared)
 //
@@ -14,7 +15,7 @@ import { spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const here = fileURLToPath(import.meta.url);
@@ -40,9 +41,9 @@ export function cacheRoot() {
   return join(process.env.XDG_CACHE_HOME || join(homedir(), ".cache"), "duckbill-reference");
 }
 
-/** Where a release's binary is (built or not). */
-export function binaryPath(release) {
-  return join(cacheRoot(), release, "knative-reference");
+/** Where a release's binary is (built or not): Knative's webhook, or with `target` "controller" its controller. */
+export function binaryPath(release, target = "webhook") {
+  return join(cacheRoot(), release, TARGETS[target].binary);
 }
 
 function log(msg) {
@@ -69,29 +70,54 @@ function goVersion(go) {
 /** The flags of every build (part of the cache key). */
 const BUILD_FLAGS = ["-trimpath", "-ldflags", "-s -w"];
 
-/** Hash of everything the binary depends on: both modules' sources, go.mod/go.sum, the build flags, the toolchain. */
-function sourceKey(release, version) {
+/**
+ * What can be built per release: Knative's webhook wired by reference/ (the default), and Knative's controller
+ * (`knative.dev/serving/cmd/controller` at the release's module versions, for the control-plane suite: docs/e2e.md).
+ * Each has its module directories (hashed into the cache key; the first is where `go build` runs), the package
+ * built, and its file names in the release's cache directory.
+ */
+const TARGETS = {
+  webhook: {
+    dirs: (release) => [join(REFERENCE, `knative-${release}`), join(REFERENCE, "harness")],
+    pkg: ".",
+    binary: "knative-reference",
+    info: "build.json",
+  },
+  controller: {
+    dirs: (release) => [join(REPO, "test", "control-plane", "controller", `knative-${release}`)],
+    pkg: "knative.dev/serving/cmd/controller",
+    binary: "knative-controller",
+    info: "controller-build.json",
+  },
+};
+
+/** The releases whose controller test/control-plane/controller/ builds. */
+export const CONTROLLER_RELEASES = ["1.17", "1.23", "1.24"];
+
+/** Hash of everything the binary depends on: the modules' sources, go.mod/go.sum, the build flags, the toolchain. */
+function sourceKey(target, release, version) {
   const h = createHash("sha256");
-  for (const dir of [join(REFERENCE, `knative-${release}`), join(REFERENCE, "harness")]) {
+  for (const dir of target.dirs(release)) {
     for (const f of readdirSync(dir).filter((n) => n.endsWith(".go") || n === "go.mod" || n === "go.sum").sort()) {
-      h.update(`${dir}/${f}\0`).update(readFileSync(join(dir, f))).update("\0");
+      // Paths relative to the checkout: worktrees of one repository share the cache without rebuilding for each other.
+      h.update(`${relative(REPO, dir)}/${f}\0`).update(readFileSync(join(dir, f))).update("\0");
     }
   }
   h.update(JSON.stringify(BUILD_FLAGS)).update(version);
   return h.digest("hex").slice(0, 16);
 }
 
-function readBuildInfo(release) {
+function readBuildInfo(release, target) {
   try {
-    return JSON.parse(readFileSync(join(cacheRoot(), release, "build.json"), "utf8"));
+    return JSON.parse(readFileSync(join(cacheRoot(), release, TARGETS[target].info), "utf8"));
   } catch {
     return undefined;
   }
 }
 
-function upToDate(release, key) {
-  const info = readBuildInfo(release);
-  return info?.key === key && existsSync(binaryPath(release));
+function upToDate(release, target, key) {
+  const info = readBuildInfo(release, target);
+  return info?.key === key && existsSync(binaryPath(release, target));
 }
 
 function sleep(ms) {
@@ -109,7 +135,7 @@ function alive(pid) {
 
 /** A lock directory per release, so two builds of one release do not race (a dead holder's lock is taken over). */
 async function withLock(release, fn) {
-  const lock = join(cacheRoot(), `${release}.lock`);
+  const lock = join(cacheRoot(), `${release}.lock`); // one lock per release for both targets: they share Go's build cache
   mkdirSync(cacheRoot(), { recursive: true });
   let waited = false;
   for (;;) {
@@ -150,31 +176,35 @@ function run(cmd, args, opts) {
 
 /**
  * Builds one release unless its binary is up to date; returns the binary's path. Progress on stderr (a line every
- * 30 s while Go builds, since the first build takes minutes).
+ * 30 s while Go builds, since the first build takes minutes). `target` "controller" builds Knative's controller
+ * instead of the webhook.
  */
-export async function ensureBuilt(release, { quiet = false } = {}) {
+export async function ensureBuilt(release, { quiet = false, target: targetName = "webhook" } = {}) {
   const rel = RELEASES[release];
   if (!rel) throw new Error(`unknown Knative release ${release} (known: ${Object.keys(RELEASES).join(", ")})`);
-  const moduleDir = join(REFERENCE, `knative-${release}`);
+  const target = TARGETS[targetName];
+  const moduleDir = target.dirs(release)[0];
   if (!existsSync(join(moduleDir, "go.mod"))) throw new Error(`${moduleDir}/go.mod not found: a clone of the repository is needed`);
   const go = goFor(release);
   const version = goVersion(go);
-  const key = sourceKey(release, version);
-  if (upToDate(release, key)) {
-    if (!quiet) log(`${release}: up to date (${binaryPath(release)}, ${version})`);
-    return binaryPath(release);
+  const key = sourceKey(target, release, version);
+  const out = binaryPath(release, targetName);
+  const what = `${release} ${targetName}`;
+  if (upToDate(release, targetName, key)) {
+    if (!quiet) log(`${what}: up to date (${out}, ${version})`);
+    return out;
   }
   return withLock(release, async () => {
-    if (upToDate(release, key)) return binaryPath(release); // built by whoever held the lock
-    const out = join(cacheRoot(), release);
-    mkdirSync(out, { recursive: true });
-    const tmp = join(out, `.knative-reference.${process.pid}`);
-    const first = readBuildInfo(release) === undefined ? " (the first build downloads modules and takes minutes)" : "";
-    log(`${release}: building knative.dev/serving ${rel.serving} with ${version} into ${out}${first}`);
+    if (upToDate(release, targetName, key)) return out; // built by whoever held the lock
+    const dir = join(cacheRoot(), release);
+    mkdirSync(dir, { recursive: true });
+    const tmp = join(dir, `.${target.binary}.${process.pid}`);
+    const first = readBuildInfo(release, targetName) === undefined ? " (the first build downloads modules and takes minutes)" : "";
+    log(`${what}: building ${target.pkg === "." ? "" : `${target.pkg} of `}knative.dev/serving ${rel.serving} with ${version} into ${dir}${first}`);
     const started = Date.now();
-    const ticker = setInterval(() => log(`${release}: still building (${Math.round((Date.now() - started) / 1000)} s)`), 30_000);
+    const ticker = setInterval(() => log(`${what}: still building (${Math.round((Date.now() - started) / 1000)} s)`), 30_000);
     try {
-      await run("nice", ["-n", "10", go.cmd, "build", "-p", process.env.REFERENCE_BUILD_PARALLEL || "2", ...BUILD_FLAGS, "-o", tmp, "."], { cwd: moduleDir, env: go.env });
+      await run("nice", ["-n", "10", go.cmd, "build", "-p", process.env.REFERENCE_BUILD_PARALLEL || "2", ...BUILD_FLAGS, "-o", tmp, target.pkg], { cwd: moduleDir, env: go.env });
     } catch (e) {
       rmSync(tmp, { force: true });
       throw e;
@@ -182,28 +212,30 @@ export async function ensureBuilt(release, { quiet = false } = {}) {
       clearInterval(ticker);
     }
     const seconds = Math.round((Date.now() - started) / 1000);
-    renameSync(tmp, binaryPath(release));
-    const info = { release, serving: rel.serving, go: version, key, buildSeconds: seconds, binaryBytes: statSync(binaryPath(release)).size, builtAt: new Date().toISOString() };
-    writeFileSync(join(out, "build.json"), JSON.stringify(info, null, 2) + "\n");
-    log(`${release}: built in ${seconds} s (${(info.binaryBytes / 1e6).toFixed(0)} MB)`);
-    return binaryPath(release);
+    renameSync(tmp, out);
+    const info = { release, serving: rel.serving, target: targetName, go: version, key, buildSeconds: seconds, binaryBytes: statSync(out).size, builtAt: new Date().toISOString() };
+    writeFileSync(join(dir, target.info), JSON.stringify(info, null, 2) + "\n");
+    log(`${what}: built in ${seconds} s (${(info.binaryBytes / 1e6).toFixed(0)} MB)`);
+    return out;
   });
 }
 
 async function main(argv) {
   if (argv.includes("-h") || argv.includes("--help")) {
-    process.stdout.write(`usage: npm run reference:build [-- ${Object.keys(RELEASES).join(" ")}]\n`);
+    process.stdout.write(`usage: npm run reference:build [-- [--controller] ${Object.keys(RELEASES).join(" ")}]\n`);
     return 0;
   }
-  const releases = argv.length > 0 ? argv : Object.keys(RELEASES);
+  const target = argv.includes("--controller") ? "controller" : "webhook";
+  const named = argv.filter((a) => a !== "--controller");
+  const releases = named.length > 0 ? named : Object.keys(RELEASES).filter((r) => target === "webhook" || CONTROLLER_RELEASES.includes(r));
   for (const r of releases) {
-    if (!RELEASES[r]) {
-      log(`unknown Knative release ${r} (known: ${Object.keys(RELEASES).join(", ")})`);
+    if (!RELEASES[r] || (target === "controller" && !CONTROLLER_RELEASES.includes(r))) {
+      log(`unknown Knative release ${r} (known: ${(target === "controller" ? CONTROLLER_RELEASES : Object.keys(RELEASES)).join(", ")})`);
       return 2;
     }
   }
   const started = Date.now();
-  for (const r of releases) process.stdout.write(`${await ensureBuilt(r)}\n`);
+  for (const r of releases) process.stdout.write(`${await ensureBuilt(r, { target })}\n`);
   log(`done in ${Math.round((Date.now() - started) / 1000)} s`);
   return 0;
 }

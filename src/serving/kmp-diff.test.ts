@@ -92,7 +92,7 @@ describe("shortDiff on a RevisionSpec (Revision immutability)", () => {
       { containers: [container()] },
       { containers: [container({ readinessProbe: { tcpSocket: { port: 0 }, successThreshold: 1 } })] },
       '{v1.RevisionSpec}.PodSpec.Containers[0].ReadinessProbe:\n\t-: "nil"\n' +
-        '\t+: "&Probe{ProbeHandler:ProbeHandler{Exec:nil,HTTPGet:nil,TCPSocket:&TCPSocketAction{Port:0,Host:,},GRPC:nil,},' +
+        '\t+: "&Probe{ProbeHandler:ProbeHandler{Exec:nil,HTTPGet:nil,TCPSocket:&TCPSocketAction{Port:{0 0 },Host:,},GRPC:nil,},' +
         'InitialDelaySeconds:0,TimeoutSeconds:0,PeriodSeconds:0,SuccessThreshold:1,FailureThreshold:0,TerminationGracePeriodSeconds:nil,}"\n',
     ],
     [

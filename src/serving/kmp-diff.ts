@@ -482,10 +482,11 @@ function generatedField(t: GoType, v: unknown): string {
       const q = toQuantity(v);
       return q === undefined ? String(v) : formatQuantity(q);
     }
-    case "intOrString": {
-      const [type, intVal, strVal] = intOrStringFields(v);
-      return type === 1 ? strVal : String(intVal);
-    }
+    case "intOrString":
+      // k8s.io/api generated.pb.go (TCPSocketAction.String, HTTPGetAction.String): `strings.Replace(strings.Replace(
+      // fmt.Sprintf("%v", this.Port), "IntOrString", "intstr.IntOrString", 1), "&", "", 1)`. IntOrString's String()
+      // has a pointer receiver and the field is a value, so %v prints the struct's fields: `{0 8080 }`, `{1 0 http}`.
+      return formatValue(t, v, 1, false).replace("IntOrString", "intstr.IntOrString").replace("&", "");
     default:
       return formatValue(t, v, 1, false);
   }

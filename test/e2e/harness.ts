@@ -154,6 +154,8 @@ export function stopProcess(child: ChildProcess, graceMs: number): Promise<void>
 
 export interface Duckbill {
   readonly port: number;
+  /** The plain-HTTP port of GET /metrics (0: disabled, the default). */
+  readonly metricsPort: number;
   readonly url: string;
   readonly log: string;
   stop(): Promise<void>;
@@ -163,8 +165,9 @@ export interface Duckbill {
  * `bin/duckbill serve` in cluster mode, outside the cluster: --webhook-url makes the reconciler point the three
  * webhook configurations at it. Resolves when its readiness probe answers 200.
  */
-export async function startDuckbill(opts: { kubeconfig: string; workDir: string; host: string; listenHost: string; env?: NodeJS.ProcessEnv }): Promise<Duckbill> {
+export async function startDuckbill(opts: { kubeconfig: string; workDir: string; host: string; listenHost: string; env?: NodeJS.ProcessEnv; metrics?: boolean }): Promise<Duckbill> {
   const port = await freePort();
+  const metricsPort = opts.metrics === true ? await freePort() : 0;
   const url = `https://${opts.host}:${port}`;
   const log = join(opts.workDir, "duckbill.log");
   const out = createWriteStream(log);
@@ -178,7 +181,7 @@ export async function startDuckbill(opts: { kubeconfig: string; workDir: string;
       "--disable-ha",
       "--host", opts.listenHost,
       "--port", String(port),
-      "--metrics-port", "0",
+      "--metrics-port", String(metricsPort),
       "--drain-timeout", "1s",
       "--generated-cert-dir", join(opts.workDir, "certs"),
     ],
@@ -192,7 +195,7 @@ export async function startDuckbill(opts: { kubeconfig: string; workDir: string;
     if (exited !== undefined) throw new Error(`duckbill ${exited}; see ${log}`);
     return (await probe(port)) === 200 ? true : undefined;
   });
-  return { port, url, log, stop: () => stopProcess(child, 10_000) };
+  return { port, metricsPort, url, log, stop: () => stopProcess(child, 10_000) };
 }
 
 /** Duckbill's readiness as kubelet sees it (any path with a kube-probe User-Agent). */
