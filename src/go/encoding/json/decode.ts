@@ -12,7 +12,9 @@
  *   `Go value of type T` outside any struct;
  * - `null` leaves strings, numbers, bools and structs alone and sets pointers, slices and maps to nil;
  * - object keys match fields exactly first, then case-insensitively (Go's fold), unknown keys are skipped;
- * - a repeated key decodes into what is already there: structs and maps merge, slices reuse elements.
+ * - a repeated key decodes into what is already there: structs and maps merge, slices reuse elements. Both the
+ *   case-folded kind ("Name", "name") and a literally repeated key (the parsed object then records every
+ *   occurrence in document order: json-value.ts REPEATED_MEMBERS) are decoded member by member.
  *
  * The result is built directly in marshalled form: the value the decoder returns is what `json.Marshal`
  * writes (omitempty fields dropped, others always present, quantities and times re-formatted), and it is
@@ -26,7 +28,7 @@ import { goTrimSpace } from "../../strings/trim.js";
 import { goString, hasGoStrings } from "./go-strings.js";
 import { roundTripRfc3339 } from "../../time/rfc3339.js";
 import { roundTripUrl } from "../../net/url/url.js";
-import { copyJsonValue, hasOwnKeys, isJsonObject, setOwn, type JsonObject } from "./json-value.js";
+import { copyJsonValue, hasOwnKeys, isJsonObject, repeatedMembers, setOwn, type JsonObject } from "./json-value.js";
 
 export type GoDecodeResult = { ok: true; value: unknown } | { ok: false; error: string };
 
@@ -274,7 +276,9 @@ function firstOutOfRangeInteger(v: unknown): bigint | undefined {
     if (typeof x === "bigint" && !Number.isFinite(Number(x))) return x;
     if (typeof x !== "object" || x === null) continue;
     // Children in reverse, so that the first one is examined next.
-    const children = Array.isArray(x) ? x : Object.values(x);
+    // Every occurrence of a repeated key: Go converts each (decode.go: (*decodeState).objectInterface).
+    const members = Array.isArray(x) ? undefined : repeatedMembers(x);
+    const children = Array.isArray(x) ? x : members !== undefined ? members.map((m) => m[1]) : Object.values(x);
     for (let i = children.length - 1; i >= 0; i--) pending.push(children[i]);
   }
   return undefined;
@@ -300,7 +304,11 @@ function decodeStruct(t: StructType, v: JsonObject, cur: unknown): JsonObject {
   const tracking = state.tracking;
   const outerStruct = state.struct;
   const depth = state.fields.length;
-  for (const key of Object.keys(v)) {
+  const members = repeatedMembers(v);
+  const keys = members === undefined ? Object.keys(v) : members;
+  for (let m = 0; m < keys.length; m++) {
+    const member = keys[m]!;
+    const key = typeof member === "string" ? member : member[0];
     let f = t.exact.get(key);
     if (f === undefined) {
       const folded = foldKey(key);
@@ -318,7 +326,7 @@ function decodeStruct(t: StructType, v: JsonObject, cur: unknown): JsonObject {
       state.fields.push(f.name);
     }
     const existing = out[f.name];
-    const next = decodeValue(f.type, v[key], existing);
+    const next = decodeValue(f.type, typeof member === "string" ? v[key] : member[1], existing);
     if (next === undefined || (f.omitEmpty && isEmpty(f.emptiness, next)) || (state.omitZero?.has(f) === true && isOmitZero(f.type, next))) {
       // Absent means Go's zero value here; omitempty fields stay absent, others are filled in below.
       if (existing !== undefined) delete out[f.name];
@@ -341,19 +349,39 @@ function decodeStruct(t: StructType, v: JsonObject, cur: unknown): JsonObject {
   return out;
 }
 
+/**
+ * The elements of a decoded slice's backing array beyond its length, where a repeated key truncated it: Go's
+ * (*decodeState).array shortens a slice with SetLen, so a later, longer occurrence decodes into those elements
+ * again (SetLen(i+1) within the capacity; growing copies the whole array). Non-enumerable, only on truncated slices.
+ */
+const SLICE_BACKING: unique symbol = Symbol("slice backing array");
+
 function decodeSlice(t: SliceType, v: readonly unknown[], cur: unknown): unknown[] {
   // Go decodes into the elements already there (a repeated key merges) and truncates to the new length.
-  const prev = Array.isArray(cur) ? cur : undefined;
+  const prev = Array.isArray(cur) ? ((cur as { [SLICE_BACKING]?: unknown[] })[SLICE_BACKING] ?? cur) : undefined;
   const out = new Array<unknown>(v.length);
   for (let i = 0; i < v.length; i++) {
     const elem = decodeValue(t.elem, v[i], prev?.[i]);
     out[i] = elem === undefined ? zeroValue(t.elem) : elem;
+  }
+  // `[]` is a fresh empty slice (reflect.MakeSlice(v.Type(), 0, 0)): nothing stays behind it.
+  if (prev !== undefined && prev.length > v.length && v.length > 0) {
+    Object.defineProperty(out, SLICE_BACKING, { value: [...out, ...prev.slice(v.length)], enumerable: false });
   }
   return out;
 }
 
 function decodeMap(t: MapType, v: JsonObject, cur: unknown): JsonObject {
   const out: JsonObject = isJsonObject(cur) ? cur : {};
+  const members = repeatedMembers(v);
+  if (members !== undefined) {
+    // A repeated key: every occurrence decodes in document order, the last one stays.
+    for (const [key, value] of members) {
+      const elem = decodeValue(t.elem, value, undefined);
+      setOwn(out, str(key), elem === undefined ? zeroValue(t.elem) : elem);
+    }
+    return out;
+  }
   for (const key of Object.keys(v)) {
     // Each value decodes into a fresh zero element; the map itself merges.
     const elem = decodeValue(t.elem, v[key], undefined);
