@@ -297,6 +297,39 @@ export function emptyNotNilFields(obj: object): ReadonlySet<string> | undefined 
   return EMPTY_NOT_NIL.get(obj);
 }
 
+/**
+ * intstr.IntOrString fields decoded more than once (a repeated key) whose value keeps a hidden half: its
+ * UnmarshalJSON sets Type and one of StrVal/IntVal and leaves the other as it was (k8s.io/apimachinery
+ * pkg/util/intstr/intstr.go), so `"port":"x","port":0` is {Type: Int, IntVal: 0, StrVal: "x"}, which marshals as 0
+ * but is not IntOrString{}. Keyed by the struct's decoded object, then by JSON field name; recorded only where the
+ * hidden half is not zero.
+ */
+const INT_OR_STRING_HALVES = new WeakMap<object, Map<string, IntOrStringHalves>>();
+
+export interface IntOrStringHalves {
+  readonly strVal: string;
+  readonly intVal: number;
+}
+
+/** Both halves of `obj`'s IntOrString field `field` where a repeated key left the hidden one non-zero, else undefined. */
+export function intOrStringHalves(obj: object, field: string): IntOrStringHalves | undefined {
+  return INT_OR_STRING_HALVES.get(obj)?.get(field);
+}
+
+function recordIntOrString(out: JsonObject, field: string, existing: unknown, v: unknown, next: unknown): void {
+  const before = INT_OR_STRING_HALVES.get(out)?.get(field);
+  const strVal = typeof v === "string" ? (next as string) : (before?.strVal ?? (typeof existing === "string" ? existing : ""));
+  const intVal = typeof next === "number" ? next : (before?.intVal ?? (typeof existing === "number" ? existing : 0));
+  const hidden = typeof next === "string" ? intVal !== 0 : strVal !== "";
+  let fields = INT_OR_STRING_HALVES.get(out);
+  if (!hidden) {
+    fields?.delete(field);
+    return;
+  }
+  if (fields === undefined) INT_OR_STRING_HALVES.set(out, (fields = new Map()));
+  fields.set(field, { strVal, intVal });
+}
+
 function decodeStruct(t: StructType, v: JsonObject, cur: unknown): JsonObject {
   const out: JsonObject = isJsonObject(cur) ? cur : {};
   // A struct decoded into again (a repeated key) may have recorded fields already.
@@ -326,7 +359,9 @@ function decodeStruct(t: StructType, v: JsonObject, cur: unknown): JsonObject {
       state.fields.push(f.name);
     }
     const existing = out[f.name];
-    const next = decodeValue(f.type, typeof member === "string" ? v[key] : member[1], existing);
+    const value = typeof member === "string" ? v[key] : member[1];
+    const next = decodeValue(f.type, value, existing);
+    if (f.type.kind === "intOrString" && existing !== undefined) recordIntOrString(out, f.name, existing, value, next);
     if (next === undefined || (f.omitEmpty && isEmpty(f.emptiness, next)) || (state.omitZero?.has(f) === true && isOmitZero(f.type, next))) {
       // Absent means Go's zero value here; omitempty fields stay absent, others are filled in below.
       if (existing !== undefined) delete out[f.name];

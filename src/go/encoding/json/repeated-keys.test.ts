@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { decodeGo } from "./decode.js";
+import { decodeGo, intOrStringHalves } from "./decode.js";
 import { decodeFirstJsonValue } from "./stream.js";
 import { hasRepeatedKeys } from "./repeated-keys.js";
 import { repeatedMembers } from "./json-value.js";
@@ -10,6 +10,7 @@ const registry = new GoTypeRegistry(
   {
     "p.C": ["name string", "image string omitempty", "args []string omitempty"],
     "p.Spec": ["a string omitempty", "b string omitempty"],
+    "p.P": ["port intstr.IntOrString"],
     "p.S": ["spec *p.Spec omitempty", "cs []p.C", "labels map[string]string omitempty", "any interface{}", "n int"],
   },
   {},
@@ -44,6 +45,18 @@ describe("repeated keys decode as Go's encoding/json decodes them", () => {
       expect(decodeText(text)).toEqual(want);
     });
   }
+
+  it("keeps an IntOrString's other half where a repeated key set both (intstr.IntOrString.UnmarshalJSON)", () => {
+    const P = registry.struct("p.P");
+    const decoded = (text: string): Record<string, unknown> => (decodeGo(P, (decodeFirstJsonValue(text) as { value: unknown }).value) as { value: Record<string, unknown> }).value;
+    const a = decoded('{"port":"x","port":0}');
+    expect(a).toEqual({ port: 0 });
+    expect(intOrStringHalves(a, "port")).toEqual({ strVal: "x", intVal: 0 });
+    expect(intOrStringHalves(decoded('{"port":7,"port":"h"}'), "port")).toEqual({ strVal: "h", intVal: 7 });
+    expect(intOrStringHalves(decoded('{"port":"x","port":null}'), "port")).toEqual({ strVal: "x", intVal: 0 });
+    expect(intOrStringHalves(decoded('{"port":0,"port":"h"}'), "port")).toBeUndefined();
+    expect(intOrStringHalves(decoded('{"port":"h"}'), "port")).toBeUndefined();
+  });
 
   it("keeps JSON.parse's last-wins view as the object's own members", () => {
     const text = '{"a":{"x":1},"b":[{"k":1,"k":2}],"a":{"y":2}}';
