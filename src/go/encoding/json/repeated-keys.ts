@@ -16,10 +16,13 @@ import { stringEnd } from "./json-bigint.js";
 const QUOTE = 0x22;
 const COLON = 0x3a;
 
-function colonsIn(s: string): number {
-  let n = 0;
-  for (let i = s.indexOf(":"); i !== -1; i = s.indexOf(":", i + 1)) n++;
-  return n;
+/** Whether the text has a `\u003a` or `\u003A` escape (one native scan for the common prefix). */
+function hasColonEscape(text: string): boolean {
+  for (let i = text.indexOf("\\u003"); i !== -1; i = text.indexOf("\\u003", i + 5)) {
+    const c = text.charCodeAt(i + 5);
+    if (c === 0x61 || c === 0x41) return true;
+  }
+  return false;
 }
 
 /** The number of `:` outside strings: the member count of a valid JSON text. */
@@ -33,31 +36,81 @@ function membersInText(text: string): number {
   return n;
 }
 
+/** What walk counts: the keys of the objects, and the `:` in the strings (keys included) unless `escaped`. */
+let keys = 0;
+let colonsInStrings = 0;
+
+function countColons(s: string): void {
+  let i = s.indexOf(":");
+  while (i !== -1) {
+    colonsInStrings++;
+    i = s.indexOf(":", i + 1);
+  }
+}
+
+/** Recursion is the fast walk; a body may nest 10,000 deep, so past this depth the walk starts over iteratively. */
+const MAX_RECURSION = 1000;
+
+class TooDeep {}
+const TOO_DEEP = new TooDeep();
+
+function walk(v: unknown, escaped: boolean, depth: number): void {
+  if (typeof v === "string") {
+    if (!escaped) countColons(v);
+  } else if (typeof v === "object" && v !== null) {
+    if (depth === MAX_RECURSION) throw TOO_DEEP;
+    if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) walk(v[i], escaped, depth + 1);
+    } else {
+      const obj = v as Record<string, unknown>;
+      // JSON.parse's objects have own enumerable members only.
+      for (const key in obj) {
+        keys++;
+        if (!escaped) countColons(key);
+        walk(obj[key], escaped, depth + 1);
+      }
+    }
+  }
+}
+
+/** walk without recursion. */
+function walkIteratively(value: unknown, escaped: boolean): void {
+  const pending: unknown[] = [value];
+  while (pending.length > 0) {
+    const v = pending.pop();
+    if (typeof v === "string") {
+      if (!escaped) countColons(v);
+    } else if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) pending.push(v[i]);
+    } else if (typeof v === "object" && v !== null) {
+      const obj = v as Record<string, unknown>;
+      for (const key in obj) {
+        keys++;
+        if (!escaped) countColons(key);
+        pending.push(obj[key]);
+      }
+    }
+  }
+}
+
 /**
  * Whether `jsonText` (one valid JSON value, optionally surrounded by whitespace) has an object with a repeated
  * key; `value` is JSON.parse's value of it (bigints allowed).
  */
 export function hasRepeatedKeys(jsonText: string, value: unknown): boolean {
-  const colons = colonsIn(jsonText);
+  let colons = 0;
+  for (let i = jsonText.indexOf(":"); i !== -1; i = jsonText.indexOf(":", i + 1)) colons++;
   if (colons === 0) return false;
-  const escaped = jsonText.includes("\\u003a") || jsonText.includes("\\u003A");
-  let keys = 0;
-  let colonsInStrings = 0;
-  const pending: unknown[] = [value];
-  while (pending.length > 0) {
-    const v = pending.pop();
-    if (typeof v === "string") {
-      if (!escaped) colonsInStrings += colonsIn(v);
-    } else if (Array.isArray(v)) {
-      for (let i = 0; i < v.length; i++) pending.push(v[i]);
-    } else if (typeof v === "object" && v !== null) {
-      const obj = v as Record<string, unknown>;
-      for (const key of Object.keys(obj)) {
-        keys++;
-        if (!escaped) colonsInStrings += colonsIn(key);
-        pending.push(obj[key]);
-      }
-    }
+  const escaped = hasColonEscape(jsonText);
+  keys = 0;
+  colonsInStrings = 0;
+  try {
+    walk(value, escaped, 0);
+  } catch (e) {
+    if (e !== TOO_DEEP) throw e;
+    keys = 0;
+    colonsInStrings = 0;
+    walkIteratively(value, escaped);
   }
   return (escaped ? membersInText(jsonText) : colons - colonsInStrings) > keys;
 }
