@@ -264,7 +264,10 @@ function decodeInterface(v: unknown): unknown {
     outOfRange = true;
     return null;
   });
-  if (outOfRange) saveTypeError(`number ${firstOutOfRangeInteger(v)}`, "float64");
+  // An occurrence a repeated key overwrote was converted too: its error counts (no API type has an interface{} field,
+  // so this extra walk is off the request path).
+  const first = outOfRange || (typeof v === "object" && v !== null) ? firstOutOfRangeInteger(v) : undefined;
+  if (first !== undefined) saveTypeError(`number ${first}`, "float64");
   return out;
 }
 

@@ -58,6 +58,20 @@ describe("repeated keys decode as Go's encoding/json decodes them", () => {
     expect(intOrStringHalves(decoded('{"port":"h"}'), "port")).toBeUndefined();
   });
 
+  it("reports an out-of-range number in an overwritten interface{} member, as Go converts every occurrence", () => {
+    const big = "1" + "0".repeat(400);
+    expect(decodeText(`{"any":{"a":${big},"a":1}}`)).toBe(`json: cannot unmarshal number ${big} into Go struct field S.any of type float64`);
+    expect(decodeText(`{"any":{"a":1,"a":2}}`)).toEqual({ cs: null, any: { a: 2 }, n: 0 });
+  });
+
+  it("finds a repeated key nested deeper than the recursive walk goes", () => {
+    const depth = 3000;
+    const text = "[".repeat(depth) + '{"a":1,"a":2}' + "]".repeat(depth);
+    expect(hasRepeatedKeys(text, JSON.parse(text))).toBe(true);
+    const clean = "[".repeat(depth) + '{"a":1,"b":2}' + "]".repeat(depth);
+    expect(hasRepeatedKeys(clean, JSON.parse(clean))).toBe(false);
+  });
+
   it("keeps JSON.parse's last-wins view as the object's own members", () => {
     const text = '{"a":{"x":1},"b":[{"k":1,"k":2}],"a":{"y":2}}';
     const parsed = decodeFirstJsonValue(text);
