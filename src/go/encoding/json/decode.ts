@@ -223,6 +223,8 @@ function decodeValue(t: GoType, v: unknown, cur: unknown): unknown {
     case "bytes":
       return decodeBytes(t.name, v, cur);
     case "quantity":
+      // Quantity.UnmarshalJSON ignores null: a repeated key's null keeps what an earlier occurrence set.
+      if (v === null) return typeof cur === "string" ? cur : "0";
       return decodeQuantity(v);
     case "time":
       return decodeTime(v);

@@ -10,7 +10,7 @@ const registry = new GoTypeRegistry(
   {
     "p.C": ["name string", "image string omitempty", "args []string omitempty"],
     "p.Spec": ["a string omitempty", "b string omitempty"],
-    "p.P": ["port intstr.IntOrString"],
+    "p.P": ["port intstr.IntOrString", "q resource.Quantity"],
     "p.S": ["spec *p.Spec omitempty", "cs []p.C", "labels map[string]string omitempty", "any interface{}", "n int"],
   },
   {},
@@ -50,7 +50,7 @@ describe("repeated keys decode as Go's encoding/json decodes them", () => {
     const P = registry.struct("p.P");
     const decoded = (text: string): Record<string, unknown> => (decodeGo(P, (decodeFirstJsonValue(text) as { value: unknown }).value) as { value: Record<string, unknown> }).value;
     const a = decoded('{"port":"x","port":0}');
-    expect(a).toEqual({ port: 0 });
+    expect(a).toEqual({ port: 0, q: "0" });
     expect(intOrStringHalves(a, "port")).toEqual({ strVal: "x", intVal: 0 });
     expect(intOrStringHalves(decoded('{"port":7,"port":"h"}'), "port")).toEqual({ strVal: "h", intVal: 7 });
     expect(intOrStringHalves(decoded('{"port":"x","port":null}'), "port")).toEqual({ strVal: "x", intVal: 0 });
@@ -70,6 +70,13 @@ describe("repeated keys decode as Go's encoding/json decodes them", () => {
     expect(hasRepeatedKeys(text, JSON.parse(text))).toBe(true);
     const clean = "[".repeat(depth) + '{"a":1,"b":2}' + "]".repeat(depth);
     expect(hasRepeatedKeys(clean, JSON.parse(clean))).toBe(false);
+  });
+
+  it("keeps a Quantity's value where a repeated key is null (Quantity.UnmarshalJSON ignores null)", () => {
+    const P = registry.struct("p.P");
+    const decoded = (text: string): unknown => (decodeGo(P, (decodeFirstJsonValue(text) as { value: unknown }).value) as { value: unknown }).value;
+    expect(decoded('{"q":"1Gi","q":null}')).toEqual({ port: 0, q: "1Gi" });
+    expect(decoded('{"q":null}')).toEqual({ port: 0, q: "0" });
   });
 
   it("keeps JSON.parse's last-wins view as the object's own members", () => {
