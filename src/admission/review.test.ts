@@ -4,12 +4,37 @@ import { goTypeOf } from "../apis/knative-types.js";
 import { PROFILES } from "../config/profile.js";
 import { decodeGo } from "../go/encoding/json/index.js";
 import { decodeOptionsOf } from "./decode-options.js";
+import { decodeFirstJsonValue } from "../go/encoding/json/stream.js";
 import { decodeAdmissionReview } from "./review.js";
 
 const GO_1_23 = PROFILES["1.17"];
 const GO_1_26 = PROFILES["1.24"];
 
 describe("decodeAdmissionReview", () => {
+  it("decodes every occurrence of a repeated key in document order, as encoding/json does", () => {
+    // What Go's json.Unmarshal into admissionv1.AdmissionReview keeps: structs merge, the first type error wins,
+    // a RawExtension keeps the last non-null occurrence, a null *AdmissionRequest drops what came before.
+    const parse = (text: string): unknown => (decodeFirstJsonValue(text) as { value: unknown }).value;
+    const r = decodeAdmissionReview(
+      parse(
+        '{"request":{"uid":"u1","userInfo":{"username":"alice","groups":["a","b"]},"kind":{"group":"g"},"object":{"a":1}},' +
+          '"request":{"userInfo":{"uid":"x","groups":["c"]},"kind":{"kind":"K"},"object":{"b":2},"object":null,"oldObject":null}}',
+      ),
+    );
+    expect(r.ok && r.review.request).toMatchObject({
+      uid: "u1",
+      kind: { group: "g", version: "", kind: "K" },
+      userInfo: { username: "alice", uid: "x", groups: ["c"] },
+      object: { b: 2 },
+      oldObject: undefined,
+    });
+    expect(decodeAdmissionReview(parse('{"request":{"uid":"u1"},"request":null,"request":{"name":"n"}}'))).toMatchObject({ ok: true, review: { request: { uid: "", name: "n" } } });
+    expect(decodeAdmissionReview(parse('{"kind":1,"kind":"AdmissionReview","apiVersion":[],"apiVersion":"v1"}'), GO_1_23)).toEqual({
+      ok: false,
+      error: "json: cannot unmarshal number into Go struct field AdmissionReview.kind of type string",
+    });
+  });
+
   it("reads the request fields the pipelines use", () => {
     const r = decodeAdmissionReview({
       apiVersion: "admission.k8s.io/v1beta1",

@@ -9,7 +9,8 @@
  * 1.24; decode-options.ts). The request is read by hand (it is on every request's path: no intermediate value, no
  * copy of `object`); the response, which the API server never sends, by the generic decoder. Members are walked with
  * `for...in`: the body is JSON.parse's, whose objects have only own enumerable members, in document order but for
- * integer-like names, which no field has.
+ * integer-like names, which no field has; an object whose text repeats a key is walked through all its members in
+ * document order (json-value.ts REPEATED_MEMBERS), as Go decodes each occurrence into what the earlier ones left.
  */
 import type { GroupVersionKind } from "../apis/gvk.js";
 import { goTypeOf } from "../apis/knative-types.js";
@@ -17,7 +18,7 @@ import { DEFAULT_PROFILE, type KnativeProfile } from "../config/profile.js";
 import { decodeGo, foldKey } from "../go/encoding/json/index.js";
 import type { UserInfo } from "../serving/context.js";
 import { decodeOptionsOf } from "./decode-options.js";
-import { isJsonObject } from "../go/encoding/json/json-value.js";
+import { isJsonObject, repeatedMembers } from "../go/encoding/json/json-value.js";
 
 /** The parts of an admission.k8s.io/v1 (or v1beta1) AdmissionRequest the pipelines use. */
 export interface AdmissionRequest {
@@ -85,6 +86,16 @@ function fieldOf(s: FieldNames, key: string): string | undefined {
   if (s.exact.has(key)) return key;
   const folded = foldKey(key);
   return folded === undefined ? undefined : s.folded.get(folded);
+}
+
+/** Calls `fn` with each member of `obj` as encoding/json meets them: in document order, every occurrence of a repeated key. */
+function forEachMember(obj: Record<string, unknown>, fn: (key: string, v: unknown) => void): void {
+  const members = repeatedMembers(obj);
+  if (members !== undefined) {
+    for (const [key, v] of members) fn(key, v);
+    return;
+  }
+  for (const key in obj) fn(key, obj[key]);
 }
 
 const REVIEW_FIELDS = fieldNames("kind", "apiVersion", "request", "response");
@@ -160,10 +171,10 @@ type StringFields = Record<string, string>;
  * pkg/apis/meta/v1/group_version.go), decoded into `into`.
  */
 function decodeStringFields(obj: Record<string, unknown>, d: Decoding, names: FieldNames, struct: string, prefix: string, into: StringFields): void {
-  for (const key in obj) {
+  forEachMember(obj, (key, v) => {
     const field = fieldOf(names, key);
-    if (field !== undefined) into[field] = d.string(obj[key], into[field] ?? "", struct, prefix, field);
-  }
+    if (field !== undefined) into[field] = d.string(v, into[field] ?? "", struct, prefix, field);
+  });
 }
 
 /** `extra map[string]ExtraValue`: every value a fresh `[]string`; the map itself is decoded into. */
@@ -174,7 +185,9 @@ function decodeExtra(v: unknown, d: Decoding, cur: Readonly<Record<string, reado
     return cur;
   }
   const out = Object.assign(Object.create(null) as Record<string, readonly string[]>, cur);
-  for (const key of Object.keys(v)) out[key] = d.strings(v[key], NO_STRINGS, "UserInfo", "request.userInfo.extra", "v1.ExtraValue");
+  forEachMember(v, (key, value) => {
+    out[key] = d.strings(value, NO_STRINGS, "UserInfo", "request.userInfo.extra", "v1.ExtraValue");
+  });
   return out;
 }
 
@@ -187,8 +200,7 @@ interface MutableUser {
 
 /** authenticationv1.UserInfo (k8s.io/api authentication/v1/types.go). */
 function decodeUser(obj: Record<string, unknown>, d: Decoding, into: MutableUser): void {
-  for (const key in obj) {
-    const v = obj[key];
+  forEachMember(obj, (key, v) => {
     switch (fieldOf(USER_FIELDS, key)) {
       case "username":
         into.username = d.string(v, into.username, "UserInfo", "request.userInfo.", "username");
@@ -203,7 +215,7 @@ function decodeUser(obj: Record<string, unknown>, d: Decoding, into: MutableUser
         into.extra = decodeExtra(v, d, into.extra);
         break;
     }
-  }
+  });
 }
 
 type MutableRequest = { -readonly [K in keyof AdmissionRequest]: AdmissionRequest[K] } & { kind: GroupVersionKind & StringFields; resource: AdmissionRequest["resource"] & StringFields; userInfo: MutableUser };
@@ -228,8 +240,7 @@ function emptyRequest(objectText: AdmissionRequest["objectText"]): MutableReques
 /** admissionv1.AdmissionRequest (k8s.io/api admission/v1/types.go), in document order. */
 function decodeRequest(obj: Record<string, unknown>, d: Decoding, into: MutableRequest): void {
   const S = "AdmissionRequest";
-  for (const key in obj) {
-    const v = obj[key];
+  forEachMember(obj, (key, v) => {
     switch (fieldOf(REQUEST_FIELDS, key)) {
       case "uid":
         into.uid = d.string(v, into.uid, S, "request.", "uid", "types.UID");
@@ -279,7 +290,7 @@ function decodeRequest(obj: Record<string, unknown>, d: Decoding, into: MutableR
         else d.mismatch(v, S, "request.", "dryRun", "bool");
         break;
     }
-  }
+  });
 }
 
 const responseType = goTypeOf("*admission.AdmissionResponse");
@@ -299,8 +310,7 @@ export function decodeAdmissionReview(body: unknown, profile: KnativeProfile = D
   let apiVersion = "";
   let kind = "";
   let request: MutableRequest | undefined;
-  for (const key in body) {
-    const v = body[key];
+  forEachMember(body, (key, v) => {
     switch (fieldOf(REVIEW_FIELDS, key)) {
       case "kind":
         kind = d.string(v, kind, "AdmissionReview", typeMeta, "kind");
@@ -320,7 +330,7 @@ export function decodeAdmissionReview(body: unknown, profile: KnativeProfile = D
         break;
       }
     }
-  }
+  });
   if (d.error !== undefined) return { ok: false, error: d.error };
   return { ok: true, review: { apiVersion, kind, request } };
 }

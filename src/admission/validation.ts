@@ -2,6 +2,7 @@ import { formatGvk } from "../apis/gvk.js";
 import { unstructuredDecodeError } from "../go/apimachinery/unstructured.js";
 import { stringifyJson } from "../go/encoding/json/json-bigint.js";
 import type { RequestContext } from "../serving/context.js";
+import type { KObject } from "../serving/registry.js";
 import type { AdmissionDeps, RequestEnv } from "./deps.js";
 import { decodeObject } from "./objects.js";
 import { ALLOWED, deny, type Decision } from "./response.js";
@@ -62,7 +63,7 @@ export async function admitValidation(req: AdmissionRequest, deps: AdmissionDeps
     // which needs a Kind.
     const undecodable = unstructuredDecodeError(req.object as Record<string, unknown>, () => req.objectText?.() ?? stringifyJson(req.object));
     if (undecodable !== undefined) return deny(`validation callback failed: cannot decode incoming new object: ${undecodable}`, warnings);
-    const failure = await rules.callback(obj, ctx);
+    const failure = await rules.callback(obj, ctx, req.object as KObject);
     if (failure !== undefined) return deny(`validation callback failed: ${failure}`, warnings);
   }
   return warnings === undefined ? ALLOWED : { allowed: true, warnings };

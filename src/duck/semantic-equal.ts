@@ -14,6 +14,7 @@ import { jsonSemanticEqual } from "./json-equal.js";
 import { compareQuantities, parseQuantity, type Quantity } from "../go/apimachinery/quantity.js";
 import type { GoType, StructType } from "../go/encoding/json/types.js";
 import { isJsonObject } from "../go/encoding/json/json-value.js";
+import { intOrStringHalves } from "../go/encoding/json/index.js";
 
 export function semanticEqual(a: unknown, b: unknown, type?: GoType): boolean {
   return type === undefined ? untypedEqual(a, b) : typedEqual(type, a, b);
@@ -87,8 +88,27 @@ function structsEqual(type: StructType, a: unknown, b: unknown): boolean {
   const sb = isJsonObject(b) ? b : undefined;
   for (const field of type.fields) {
     if (!typedEqual(field.type, sa?.[field.name], sb?.[field.name])) return false;
+    if (field.type.kind === "intOrString" && !hiddenHalvesEqual(sa, sb, field.name)) return false;
   }
   return true;
+}
+
+/**
+ * An IntOrString decoded from a repeated key may hold a non-zero half its Type does not show (decode.ts
+ * intOrStringHalves); reflect.DeepEqual compares all three fields. Called after the shown values compared equal.
+ */
+function hiddenHalvesEqual(sa: Record<string, unknown> | undefined, sb: Record<string, unknown> | undefined, name: string): boolean {
+  const ha = sa === undefined ? undefined : intOrStringHalves(sa, name);
+  const hb = sb === undefined ? undefined : intOrStringHalves(sb, name);
+  if (ha === undefined && hb === undefined) return true;
+  const full = (s: Record<string, unknown> | undefined, h: typeof ha): { strVal: string; intVal: number } => {
+    if (h !== undefined) return h;
+    const v = s?.[name];
+    return { strVal: typeof v === "string" ? v : "", intVal: typeof v === "number" ? v : 0 };
+  };
+  const fa = full(sa, ha);
+  const fb = full(sb, hb);
+  return fa.strVal === fb.strVal && fa.intVal === fb.intVal;
 }
 
 const ZERO_QUANTITY: Quantity = { mantissa: 0n, exponent: 0, format: "DecimalSI", cached: undefined };

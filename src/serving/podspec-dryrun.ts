@@ -143,14 +143,19 @@ async function dryRunTemplate(template: KObject, namespace: string, mode: DryRun
   return errGeneric(`dry run failed with ${result.error}`, "spec.template").error();
 }
 
-/** `validateRevisionTemplate`: the shared part of both callbacks. */
-function validateRevisionTemplate(obj: KObject, ctx: RequestContext): Promise<string | undefined> | string | undefined {
-  const mode = dryRunMode(obj, ctx);
+/**
+ * `validateRevisionTemplate`: the shared part of both callbacks. The mode and `spec.template`'s presence and kind are
+ * read from the unstructured object as Knative reads them (unstructured.NestedFieldNoCopy); they differ from the typed
+ * object's where the text repeats a key (`"template": {...}, "template": null` decodes to the first template).
+ */
+function validateRevisionTemplate(obj: KObject, ctx: RequestContext, unstructured: KObject): Promise<string | undefined> | string | undefined {
+  const mode = dryRunMode(unstructured, ctx);
   if (mode === undefined) return undefined;
-  const spec = asObject(obj.spec);
-  if (spec === undefined || !Object.hasOwn(spec, "template")) return undefined;
-  const template = asObject(spec.template);
-  if (template === undefined) return "value could not be interpreted as a map";
+  const rawSpec = asObject(unstructured.spec);
+  if (rawSpec === undefined || !Object.hasOwn(rawSpec, "template")) return undefined;
+  if (asObject(rawSpec.template) === undefined) return "value could not be interpreted as a map";
+  const template = asObject(asObject(obj.spec)?.template);
+  if (template === undefined) return undefined;
   if (ctx.operation === "UPDATE" && ctx.config.profile.podSpecDryRun === "flag") {
     // v0.44.2 does not dry-run a no-change update again (from v0.47.0 a dry-run request is always checked).
     const old = asObject(asObject(asObject(ctx.oldObject)?.spec)?.template);
@@ -159,18 +164,18 @@ function validateRevisionTemplate(obj: KObject, ctx: RequestContext): Promise<st
   // Without a client (standalone, `admit`) the API call is stubbed to succeed; building the Pod would change nothing.
   const podDryRun = ctx.podDryRun;
   if (podDryRun === undefined) return undefined;
-  const namespace = metadataOf(obj).namespace;
+  const namespace = metadataOf(unstructured).namespace;
   return dryRunTemplate(template, typeof namespace === "string" ? namespace : "", mode, ctx, podDryRun);
 }
 
 /** Service's callback (`ValidateService`), for CREATE and UPDATE. */
-export function validateServiceDryRun(svc: KObject, ctx: RequestContext): Promise<string | undefined> | string | undefined {
-  return validateRevisionTemplate(svc, ctx);
+export function validateServiceDryRun(svc: KObject, ctx: RequestContext, unstructured: KObject = svc): Promise<string | undefined> | string | undefined {
+  return validateRevisionTemplate(svc, ctx, unstructured);
 }
 
 /** Configuration's callback (`ValidateConfiguration`): a Configuration a Service owns is checked through the Service. */
-export function validateConfigurationDryRun(cfg: KObject, ctx: RequestContext): Promise<string | undefined> | string | undefined {
-  const owner = asObject(metadataOf(cfg).labels)?.[SERVICE_LABEL];
+export function validateConfigurationDryRun(cfg: KObject, ctx: RequestContext, unstructured: KObject = cfg): Promise<string | undefined> | string | undefined {
+  const owner = asObject(metadataOf(unstructured).labels)?.[SERVICE_LABEL];
   if (typeof owner === "string" && owner !== "") return undefined;
-  return validateRevisionTemplate(cfg, ctx);
+  return validateRevisionTemplate(cfg, ctx, unstructured);
 }

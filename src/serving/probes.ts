@@ -15,6 +15,7 @@ import {
 } from "../apis/field-error.js";
 import { DEFAULT_KNATIVE_VERSION, PROFILES, type ProbeRules } from "../config/profile.js";
 import { checkDisallowedFields, defineMask, numberField, objectField, type JsonObject } from "./field-mask.js";
+import { intOrStringHalves } from "../go/encoding/json/index.js";
 
 const MAX_INT32 = 2147483647;
 
@@ -52,13 +53,13 @@ export function validateProbe(p: JsonObject | undefined, servingPortName: ProbeP
   if (httpGet !== undefined) {
     (handlers ??= []).push("httpGet");
     errs = viaField(also(errs, checkDisallowedFields(httpGet, HTTP_GET_ACTION_MASK)), "httpGet");
-    errs = also(errs, checkProbePort(httpGet["port"], "httpGet.port", servingPortName));
+    errs = also(errs, checkProbePort(httpGet, "httpGet.port", servingPortName));
   }
   const tcpSocket = objectField(p, "tcpSocket");
   if (tcpSocket !== undefined) {
     (handlers ??= []).push("tcpSocket");
     errs = viaField(also(errs, checkDisallowedFields(tcpSocket, TCP_SOCKET_ACTION_MASK)), "tcpSocket");
-    errs = also(errs, checkProbePort(tcpSocket["port"], "tcpSocket.port", servingPortName));
+    errs = also(errs, checkProbePort(tcpSocket, "tcpSocket.port", servingPortName));
   }
   const exec = objectField(p, "exec");
   if (exec !== undefined) {
@@ -80,18 +81,22 @@ export function validateProbe(p: JsonObject | undefined, servingPortName: ProbeP
  * User containers: a named port must be the serving port's name (integer ports are never checked).
  * Sidecars: the port must be given, by name or as a non-zero number.
  */
-function checkProbePort(port: unknown, path: string, servingPortName: ProbePort): FieldError | undefined {
-  // intstr.IntOrString: a JSON string is StrVal, a number IntVal.
-  const strVal = typeof port === "string" ? port : "";
-  const intVal = typeof port === "number" ? port : 0;
+function checkProbePort(action: JsonObject, path: string, servingPortName: ProbePort): FieldError | undefined {
+  const port = action["port"];
+  // intstr.IntOrString: a JSON string is StrVal, a number IntVal; a repeated `port` key may have left the other half
+  // set too (decode.ts intOrStringHalves). IntOrString.String() prints the half its Type names.
+  const halves = intOrStringHalves(action, "port");
+  const strVal = halves?.strVal ?? (typeof port === "string" ? port : "");
+  const intVal = halves?.intVal ?? (typeof port === "number" ? port : 0);
+  const shown = typeof port === "string" ? port : String(intVal);
   if (servingPortName !== undefined) {
     if (strVal !== "" && strVal !== servingPortName) {
-      return errInvalidValue(strVal, path, "Probe port must match container port");
+      return errInvalidValue(shown, path, "Probe port must match container port");
     }
     return undefined;
   }
   if (strVal === "" && intVal === 0) {
-    return errInvalidValue(typeof port === "string" ? port : String(intVal), path, "Probe port must be specified");
+    return errInvalidValue(shown, path, "Probe port must be specified");
   }
   return undefined;
 }

@@ -23,8 +23,12 @@ export interface KindRules {
    * Knative's Validate: returns error- and warning-level diagnostics (docs/knative-behavior.md#validation-pipeline).
    */
   readonly validate?: (obj: KObject, ctx: RequestContext) => FieldError | undefined;
-  /** Validation callback (Service/Configuration dry run), run for CREATE/UPDATE after a clean Validate. */
-  readonly callback?: (obj: KObject, ctx: RequestContext) => Promise<string | undefined> | string | undefined;
+  /**
+   * Validation callback (Service/Configuration dry run), run for CREATE/UPDATE after a clean Validate: `obj` is the
+   * typed (decoded) object, `unstructured` request.object as Knative's callback gets it (knative.dev/pkg
+   * validation_admit.go: decoded as an Unstructured, a plain map: where the text repeats a key, the last occurrence).
+   */
+  readonly callback?: (obj: KObject, ctx: RequestContext, unstructured: KObject) => Promise<string | undefined> | string | undefined;
 }
 
 export class KindRegistry {

@@ -9,13 +9,13 @@
  *
  *   DIFF_RUNS=100000 DIFF_SEED=7 RELEASE=1.24 npm run test:differential
  *
- * Three families of cases: mutated from the vectors (cases.ts), drawn from the Go type model (type-cases.ts: every
- * field path set to valid, invalid, zero, empty, null or absent values in new, old or both objects), and the
+ * Four families of cases: mutated from the vectors (cases.ts), drawn from the Go type model (type-cases.ts: every
+ * field path set to valid, invalid, zero, empty, null or absent values in new, old or both objects), the
  * ConfigMaps' keys set to every value grammar's edges (configmap-cases.ts: in /config-validation reviews and in the
- * `configs` admission runs under).
+ * `configs` admission runs under), and reviews whose text repeats a key (repeated-cases.ts; DIFF_REPEAT_RUNS).
  *
  * DIFF_RUNS cases per release and family (default 10,000 mutated, 5,000 typed: DIFF_TYPE_RUNS, 5,000 ConfigMap cases:
- * DIFF_CONFIGMAP_RUNS; a million for long runs), DIFF_FAMILIES (mutated,typed,configmaps), DIFF_EXACT=1 (patched objects compared as they are, nulls and empties included),
+ * DIFF_CONFIGMAP_RUNS; a million for long runs), DIFF_FAMILIES (mutated,typed,configmaps,repeated), DIFF_EXACT=1 (patched objects compared as they are, nulls and empties included),
  * DIFF_VARIES (ask Knative that many more times about every case and list where its
  * own answers differ: test/conformance/known-differences.md "Where Knative varies"), DIFF_SEED (default 20261126), RELEASE (comma-separated), DIFF_SHRINK
  * (groups shrunk, default 25), DIFF_OUT (a directory: every mismatch and the shrunk ones as JSON lines).
@@ -35,14 +35,17 @@ import { duckbillAnswerer, expectFrom, ReferenceProcess } from "./answerers.js";
 import { buildCase, buildPools, planArb, smaller, type Case, type Plan } from "./cases.js";
 import { buildTypeCase, typeCorpus, typePlanArb, type TypePlan } from "./type-cases.js";
 import { buildConfigMapCase, configMapPlanArb, configMapPools, type ConfigMapPlan } from "./configmap-cases.js";
+import { buildRepeatCase, goViewLine, lineText, repeatPlanArb, type RepeatPlan } from "./repeated-cases.js";
 
 const RUNS = Number(process.env.DIFF_RUNS ?? 10000);
 /** Type-model cases per release (test/differential/type-cases.ts): DIFF_TYPE_RUNS, else DIFF_RUNS, else 5,000. */
 const TYPE_RUNS = Number(process.env.DIFF_TYPE_RUNS ?? process.env.DIFF_RUNS ?? 5000);
 /** ConfigMap cases per release (test/differential/configmap-cases.ts): DIFF_CONFIGMAP_RUNS, else DIFF_RUNS, else 5,000. */
 const CONFIGMAP_RUNS = Number(process.env.DIFF_CONFIGMAP_RUNS ?? process.env.DIFF_RUNS ?? 5000);
-/** DIFF_FAMILIES: which case families run (comma-separated: mutated, typed, configmaps; default all three). */
-const FAMILIES = (process.env.DIFF_FAMILIES ?? "mutated,typed,configmaps").split(",").map((s) => s.trim());
+/** Repeated-key cases per release (test/differential/repeated-cases.ts): DIFF_REPEAT_RUNS, else DIFF_RUNS, else 3,000. */
+const REPEAT_RUNS = Number(process.env.DIFF_REPEAT_RUNS ?? process.env.DIFF_RUNS ?? 3000);
+/** DIFF_FAMILIES: which case families run (comma-separated: mutated, typed, configmaps, repeated; default all four). */
+const FAMILIES = (process.env.DIFF_FAMILIES ?? "mutated,typed,configmaps,repeated").split(",").map((s) => s.trim());
 const SEED = Number(process.env.DIFF_SEED ?? 20261126);
 const SHRINK_GROUPS = Number(process.env.DIFF_SHRINK ?? 25);
 const ONLY = process.env.RELEASE?.split(",").map((s) => s.trim());
@@ -189,8 +192,10 @@ function judgedLine(line: Record<string, unknown>, exp: Vector["expect"]): Recor
   return line;
 }
 
-async function compare(line: Record<string, unknown>, ref: ReferenceProcess, duck: (t: string) => Promise<Answer>): Promise<Outcome> {
-  const text = JSON.stringify(line);
+async function compare(sent: Record<string, unknown>, ref: ReferenceProcess, duck: (t: string) => Promise<Answer>): Promise<Outcome> {
+  // Written with any repeated keys (repeated-cases.ts); judged on the object Knative's decoding sees.
+  const text = lineText(sent);
+  const line = goViewLine(sent);
   const [k, d] = await Promise.all([ref.ask(text), duck(text)]);
   let exp: Vector["expect"] | undefined;
   try {
@@ -226,8 +231,9 @@ async function compare(line: Record<string, unknown>, ref: ReferenceProcess, duc
  * Whether Knative answers a case in more than one way (DIFF_VARIES more asks, each judged against the first as
  * Duckbill's answer would be): the signature of the first differing answer, or undefined.
  */
-async function knativeVaries(line: Record<string, unknown>, ref: ReferenceProcess): Promise<string | undefined> {
-  const text = JSON.stringify(line);
+async function knativeVaries(sent: Record<string, unknown>, ref: ReferenceProcess): Promise<string | undefined> {
+  const text = lineText(sent);
+  const line = goViewLine(sent);
   const first = await ref.ask(text);
   let exp: Vector["expect"] | undefined;
   try {
@@ -335,7 +341,7 @@ async function runCases(version: string, family: string, cases: readonly Case[],
     report.push(`          first: case ${g.index}, from ${g.first.base}: ${g.first.description.join("; ")}`);
     if (shrunk++ >= SHRINK_GROUPS) continue;
     const s = await shrink(g.first.line, (o) => o.signature === sig && o.summary !== undefined && classify(o.summary) === undefined, ref, duck);
-    const vectorLine = JSON.stringify({ ...s.line, name: `differential/${version}/${family}/${g.index}`, expect: s.outcome.expect });
+    const vectorLine = lineText({ ...s.line, name: `differential/${version}/${family}/${g.index}`, expect: s.outcome.expect });
     shrunkLines.push(vectorLine);
     report.push(`          shrunk: ${vectorLine.length > 3000 ? `${vectorLine.slice(0, 3000)}…` : vectorLine}`);
     report.push(`          ${(s.outcome.summary ?? "").split("\n").slice(1).join("\n          ")}`);
@@ -376,6 +382,12 @@ for (const release of RELEASES) {
       const plans: TypePlan[] = fc.sample(typePlanArb(typed.length), { seed: SEED, numRuns: TYPE_RUNS });
       const cases = plans.map((p, i) => buildTypeCase(typed, p, `differential/${version}/typed/${SEED}/${i}`));
       await runCases(version, "typed", cases, ref, duck);
+    });
+
+    it.skipIf(!FAMILIES.includes("repeated"))(`answers as Knative does on ${REPEAT_RUNS} cases whose review repeats a key, or as known-differences.md says`, async () => {
+      const plans: RepeatPlan[] = fc.sample(repeatPlanArb(corpus.length), { seed: SEED, numRuns: REPEAT_RUNS });
+      const cases = plans.map((p, i) => buildRepeatCase(corpus, p, `differential/${version}/repeated/${SEED}/${i}`));
+      await runCases(version, "repeated", cases, ref, duck);
     });
 
     it.skipIf(!FAMILIES.includes("configmaps"))(`answers as Knative does on ${CONFIGMAP_RUNS} cases setting ConfigMap keys to every value grammar's edges, or as known-differences.md says`, async () => {

@@ -2,6 +2,7 @@ import { createInterface } from "node:readline";
 import { answerHttp, JSON_CONTENT_TYPE, type HttpAnswer } from "../../admission/http.js";
 import type { AdmissionDeps } from "../../admission/deps.js";
 import { parseJsonText, stringifyJson } from "../../go/encoding/json/json-bigint.js";
+import { lastTopLevelMemberText } from "../../go/encoding/json/raw-member.js";
 import { snapshotFrom, type ConfigSnapshot } from "../../config/snapshot.js";
 
 /** One line of `duckbill admit --batch` input: the conformance vectors' request format. */
@@ -13,9 +14,14 @@ interface BatchLine {
   review?: unknown;
 }
 
-function bodyOf(line: BatchLine): string {
-  // An absent review means an empty body; anything else is sent as its JSON serialisation (integers as read).
-  return Object.prototype.hasOwnProperty.call(line, "review") ? stringifyJson(line.review) : "";
+/**
+ * The body a line asks for: empty without a `review`, else the review member's JSON text exactly as the line has it
+ * (Knative's harness, reference/harness/batch.go answerOne, sends the `json.RawMessage` of the line's last `review`
+ * member), so that a review repeating a key, or spelling a value otherwise, reaches both webhooks as the same bytes.
+ */
+function bodyOf(line: BatchLine, text: string): string {
+  if (!Object.prototype.hasOwnProperty.call(line, "review")) return "";
+  return lastTopLevelMemberText(text, "review") ?? stringifyJson(line.review);
 }
 
 function pathOnly(path: string): string {
@@ -75,7 +81,7 @@ export async function admitBatch(input: NodeJS.ReadableStream, output: NodeJS.Wr
       continue;
     }
     const contentType = line.contentType === undefined ? JSON_CONTENT_TYPE : line.contentType === "" ? undefined : String(line.contentType);
-    const answer = await answerHttp({ path: pathOnly(line.path as string), contentType, body: bodyOf(line) }, deps, { config: snapshots.forConfigs(line.configs) });
+    const answer = await answerHttp({ path: pathOnly(line.path as string), contentType, body: bodyOf(line, text) }, deps, { config: snapshots.forConfigs(line.configs) });
     output.write(outputLine(line.name, answer) + "\n");
   }
   return bad;

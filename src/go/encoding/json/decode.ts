@@ -12,7 +12,9 @@
  *   `Go value of type T` outside any struct;
  * - `null` leaves strings, numbers, bools and structs alone and sets pointers, slices and maps to nil;
  * - object keys match fields exactly first, then case-insensitively (Go's fold), unknown keys are skipped;
- * - a repeated key decodes into what is already there: structs and maps merge, slices reuse elements.
+ * - a repeated key decodes into what is already there: structs and maps merge, slices reuse elements. Both the
+ *   case-folded kind ("Name", "name") and a literally repeated key (the parsed object then records every
+ *   occurrence in document order: json-value.ts REPEATED_MEMBERS) are decoded member by member.
  *
  * The result is built directly in marshalled form: the value the decoder returns is what `json.Marshal`
  * writes (omitempty fields dropped, others always present, quantities and times re-formatted), and it is
@@ -26,7 +28,7 @@ import { goTrimSpace } from "../../strings/trim.js";
 import { goString, hasGoStrings } from "./go-strings.js";
 import { roundTripRfc3339 } from "../../time/rfc3339.js";
 import { roundTripUrl } from "../../net/url/url.js";
-import { copyJsonValue, hasOwnKeys, isJsonObject, setOwn, type JsonObject } from "./json-value.js";
+import { copyJsonValue, hasOwnKeys, isJsonObject, repeatedMembers, setOwn, type JsonObject } from "./json-value.js";
 
 export type GoDecodeResult = { ok: true; value: unknown } | { ok: false; error: string };
 
@@ -221,6 +223,8 @@ function decodeValue(t: GoType, v: unknown, cur: unknown): unknown {
     case "bytes":
       return decodeBytes(t.name, v, cur);
     case "quantity":
+      // Quantity.UnmarshalJSON ignores null: a repeated key's null keeps what an earlier occurrence set.
+      if (v === null) return typeof cur === "string" ? cur : "0";
       return decodeQuantity(v);
     case "time":
       return decodeTime(v);
@@ -262,7 +266,10 @@ function decodeInterface(v: unknown): unknown {
     outOfRange = true;
     return null;
   });
-  if (outOfRange) saveTypeError(`number ${firstOutOfRangeInteger(v)}`, "float64");
+  // An occurrence a repeated key overwrote was converted too: its error counts (no API type has an interface{} field,
+  // so this extra walk is off the request path).
+  const first = outOfRange || (typeof v === "object" && v !== null) ? firstOutOfRangeInteger(v) : undefined;
+  if (first !== undefined) saveTypeError(`number ${first}`, "float64");
   return out;
 }
 
@@ -274,7 +281,9 @@ function firstOutOfRangeInteger(v: unknown): bigint | undefined {
     if (typeof x === "bigint" && !Number.isFinite(Number(x))) return x;
     if (typeof x !== "object" || x === null) continue;
     // Children in reverse, so that the first one is examined next.
-    const children = Array.isArray(x) ? x : Object.values(x);
+    // Every occurrence of a repeated key: Go converts each (decode.go: (*decodeState).objectInterface).
+    const members = Array.isArray(x) ? undefined : repeatedMembers(x);
+    const children = Array.isArray(x) ? x : members !== undefined ? members.map((m) => m[1]) : Object.values(x);
     for (let i = children.length - 1; i >= 0; i--) pending.push(children[i]);
   }
   return undefined;
@@ -293,6 +302,39 @@ export function emptyNotNilFields(obj: object): ReadonlySet<string> | undefined 
   return EMPTY_NOT_NIL.get(obj);
 }
 
+/**
+ * intstr.IntOrString fields decoded more than once (a repeated key) whose value keeps a hidden half: its
+ * UnmarshalJSON sets Type and one of StrVal/IntVal and leaves the other as it was (k8s.io/apimachinery
+ * pkg/util/intstr/intstr.go), so `"port":"x","port":0` is {Type: Int, IntVal: 0, StrVal: "x"}, which marshals as 0
+ * but is not IntOrString{}. Keyed by the struct's decoded object, then by JSON field name; recorded only where the
+ * hidden half is not zero.
+ */
+const INT_OR_STRING_HALVES = new WeakMap<object, Map<string, IntOrStringHalves>>();
+
+export interface IntOrStringHalves {
+  readonly strVal: string;
+  readonly intVal: number;
+}
+
+/** Both halves of `obj`'s IntOrString field `field` where a repeated key left the hidden one non-zero, else undefined. */
+export function intOrStringHalves(obj: object, field: string): IntOrStringHalves | undefined {
+  return INT_OR_STRING_HALVES.get(obj)?.get(field);
+}
+
+function recordIntOrString(out: JsonObject, field: string, existing: unknown, v: unknown, next: unknown): void {
+  const before = INT_OR_STRING_HALVES.get(out)?.get(field);
+  const strVal = typeof v === "string" ? (next as string) : (before?.strVal ?? (typeof existing === "string" ? existing : ""));
+  const intVal = typeof next === "number" ? next : (before?.intVal ?? (typeof existing === "number" ? existing : 0));
+  const hidden = typeof next === "string" ? intVal !== 0 : strVal !== "";
+  let fields = INT_OR_STRING_HALVES.get(out);
+  if (!hidden) {
+    fields?.delete(field);
+    return;
+  }
+  if (fields === undefined) INT_OR_STRING_HALVES.set(out, (fields = new Map()));
+  fields.set(field, { strVal, intVal });
+}
+
 function decodeStruct(t: StructType, v: JsonObject, cur: unknown): JsonObject {
   const out: JsonObject = isJsonObject(cur) ? cur : {};
   // A struct decoded into again (a repeated key) may have recorded fields already.
@@ -300,7 +342,11 @@ function decodeStruct(t: StructType, v: JsonObject, cur: unknown): JsonObject {
   const tracking = state.tracking;
   const outerStruct = state.struct;
   const depth = state.fields.length;
-  for (const key of Object.keys(v)) {
+  const members = repeatedMembers(v);
+  const keys = members === undefined ? Object.keys(v) : members;
+  for (let m = 0; m < keys.length; m++) {
+    const member = keys[m]!;
+    const key = typeof member === "string" ? member : member[0];
     let f = t.exact.get(key);
     if (f === undefined) {
       const folded = foldKey(key);
@@ -318,7 +364,9 @@ function decodeStruct(t: StructType, v: JsonObject, cur: unknown): JsonObject {
       state.fields.push(f.name);
     }
     const existing = out[f.name];
-    const next = decodeValue(f.type, v[key], existing);
+    const value = typeof member === "string" ? v[key] : member[1];
+    const next = decodeValue(f.type, value, existing);
+    if (f.type.kind === "intOrString" && existing !== undefined) recordIntOrString(out, f.name, existing, value, next);
     if (next === undefined || (f.omitEmpty && isEmpty(f.emptiness, next)) || (state.omitZero?.has(f) === true && isOmitZero(f.type, next))) {
       // Absent means Go's zero value here; omitempty fields stay absent, others are filled in below.
       if (existing !== undefined) delete out[f.name];
@@ -341,19 +389,39 @@ function decodeStruct(t: StructType, v: JsonObject, cur: unknown): JsonObject {
   return out;
 }
 
+/**
+ * The elements of a decoded slice's backing array beyond its length, where a repeated key truncated it: Go's
+ * (*decodeState).array shortens a slice with SetLen, so a later, longer occurrence decodes into those elements
+ * again (SetLen(i+1) within the capacity; growing copies the whole array). Non-enumerable, only on truncated slices.
+ */
+const SLICE_BACKING: unique symbol = Symbol("slice backing array");
+
 function decodeSlice(t: SliceType, v: readonly unknown[], cur: unknown): unknown[] {
   // Go decodes into the elements already there (a repeated key merges) and truncates to the new length.
-  const prev = Array.isArray(cur) ? cur : undefined;
+  const prev = Array.isArray(cur) ? ((cur as { [SLICE_BACKING]?: unknown[] })[SLICE_BACKING] ?? cur) : undefined;
   const out = new Array<unknown>(v.length);
   for (let i = 0; i < v.length; i++) {
     const elem = decodeValue(t.elem, v[i], prev?.[i]);
     out[i] = elem === undefined ? zeroValue(t.elem) : elem;
+  }
+  // `[]` is a fresh empty slice (reflect.MakeSlice(v.Type(), 0, 0)): nothing stays behind it.
+  if (prev !== undefined && prev.length > v.length && v.length > 0) {
+    Object.defineProperty(out, SLICE_BACKING, { value: [...out, ...prev.slice(v.length)], enumerable: false });
   }
   return out;
 }
 
 function decodeMap(t: MapType, v: JsonObject, cur: unknown): JsonObject {
   const out: JsonObject = isJsonObject(cur) ? cur : {};
+  const members = repeatedMembers(v);
+  if (members !== undefined) {
+    // A repeated key: every occurrence decodes in document order, the last one stays.
+    for (const [key, value] of members) {
+      const elem = decodeValue(t.elem, value, undefined);
+      setOwn(out, str(key), elem === undefined ? zeroValue(t.elem) : elem);
+    }
+    return out;
+  }
   for (const key of Object.keys(v)) {
     // Each value decodes into a fresh zero element; the map itself merges.
     const elem = decodeValue(t.elem, v[key], undefined);

@@ -13,7 +13,7 @@
  *
  * Integer literals longer than MAX_EXACT_DIGITS keep JSON.parse's value (±Infinity or a rounded double): see there.
  */
-import { setOwn, type JsonObject } from "./json-value.js";
+import { setOwn, setRepeatedMembers, type JsonObject } from "./json-value.js";
 
 /**
  * The longest integer literal read exactly. Every Go integer type ends at 20 digits (uint64) and float64 at 309, so
@@ -109,11 +109,16 @@ function exactInteger(literal: string): number | bigint {
  * (see the module comment). The text must be one valid JSON value with optional surrounding whitespace (JSON.parse
  * accepted it): this parser does not check syntax. Objects are built as JSON.parse builds them (a later duplicate
  * key replaces the value in place, `__proto__` is an own member). Iterative: nesting depth cannot overflow the stack.
+ * With `annotate`, every object whose text repeats a key also records all its members in document order
+ * (json-value.ts REPEATED_MEMBERS), for the typed decoders.
  */
-export function parseJsonExact(text: string): unknown {
+export function parseJsonExact(text: string, annotate = false): unknown {
   const containers: Array<JsonObject | unknown[]> = [];
   /** The member name each open object is reading (undefined for arrays). */
   const names: Array<string | undefined> = [];
+  /** With `annotate`: each open object's members so far (undefined for arrays), and whether a key repeated. */
+  const members: Array<Array<readonly [string, unknown]> | undefined> = [];
+  const repeated: boolean[] = [];
   let i = 0;
   for (;;) {
     // Read one value at i; containers are opened here and filled below.
@@ -126,6 +131,10 @@ export function parseJsonExact(text: string): unknown {
       const empty = text.charCodeAt(i) === (isObject ? 0x7d : 0x5d);
       if (!empty) {
         containers.push(isObject ? {} : []);
+        if (annotate) {
+          members.push(isObject ? [] : undefined);
+          repeated.push(false);
+        }
         if (isObject) {
           const key = readKey(text, i);
           names.push(key.name);
@@ -164,7 +173,14 @@ export function parseJsonExact(text: string): unknown {
       const top = containers[containers.length - 1];
       if (top === undefined) return value;
       if (Array.isArray(top)) top.push(value);
-      else setOwn(top, names[names.length - 1] as string, value);
+      else {
+        const name = names[names.length - 1] as string;
+        if (annotate) {
+          if (Object.hasOwn(top, name)) repeated[repeated.length - 1] = true;
+          members[members.length - 1]?.push([name, value]);
+        }
+        setOwn(top, name, value);
+      }
       i = skipSpace(text, i);
       if (text.charCodeAt(i) === 0x2c /* , */) {
         if (!Array.isArray(top)) {
@@ -179,6 +195,10 @@ export function parseJsonExact(text: string): unknown {
       // `}` or `]`: the container is complete and is the value stored into its parent.
       value = containers.pop();
       names.pop();
+      if (annotate) {
+        const list = members.pop();
+        if (repeated.pop() === true && list !== undefined) setRepeatedMembers(value as JsonObject, list);
+      }
       i++;
     }
   }

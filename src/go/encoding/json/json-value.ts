@@ -60,3 +60,33 @@ function copyChild(v: unknown, stack: Array<[unknown, unknown]>, asGo: boolean, 
   stack.push([v, fresh]);
   return fresh;
 }
+
+/**
+ * The members of a parsed object whose JSON text repeats a key, in document order, every occurrence kept (the
+ * object's own properties are JSON.parse's view: the last occurrence of each key, at the place of its first).
+ * Go's encoding/json decodes every occurrence into what is already there (decode.go: (*decodeState).object), so
+ * typed decoders walk these; untyped views (interface{}, RawExtension bytes as Knative re-parses them) see the
+ * properties. A non-enumerable symbol: copies and JSON.stringify do not carry it.
+ */
+export const REPEATED_MEMBERS: unique symbol = Symbol("repeated JSON members");
+
+export type JsonMembers = ReadonlyArray<readonly [string, unknown]>;
+
+/** All members of `obj` in document order when its text repeated a key, else undefined (use its properties). */
+export function repeatedMembers(obj: object): JsonMembers | undefined {
+  return (obj as { [REPEATED_MEMBERS]?: JsonMembers })[REPEATED_MEMBERS];
+}
+
+/** Records `members` as `obj`'s document-order members (see REPEATED_MEMBERS). */
+export function setRepeatedMembers(obj: object, members: JsonMembers): void {
+  Object.defineProperty(obj, REPEATED_MEMBERS, { value: members, enumerable: false, writable: false, configurable: false });
+}
+
+/** `obj`'s members as encoding/json meets them: every occurrence of a repeated key, in document order. */
+export function membersInOrder(obj: JsonObject): JsonMembers {
+  const repeated = repeatedMembers(obj);
+  if (repeated !== undefined) return repeated;
+  const out: Array<readonly [string, unknown]> = [];
+  for (const key of Object.keys(obj)) out.push([key, obj[key]]);
+  return out;
+}

@@ -57,16 +57,6 @@ function canonical(root: unknown): string {
 
 /** Where the port does not answer as Go does, and how (each runs as it.fails). */
 const KNOWN = new Map([
-  [
-    caseKey({ op: "Unmarshal", type: "ConfigMap", body: '{"data":{"a":"1"},"data":{"b":"2"}}' }),
-    // decode.go decodes a repeated key into what the first one left: a map (or struct) gets both members. The
-    // port's value comes from JSON.parse, which keeps the last occurrence only.
-    "a repeated object member: Go merges both maps (data a=1, b=2), the port sees only the last (b=2)",
-  ],
-  [
-    caseKey({ op: "Unmarshal", type: "Container", body: '{"resources":{"limits":{"cpu":"1"},"limits":{"memory":"1Gi"}}}' }),
-    "a repeated object member: Go merges both resource lists (cpu and memory), the port keeps the last (memory)",
-  ],
   // literalStore: strconv.ParseInt of the literal fails, so Go reports `number <literal>` as written; JSON.parse has
   // made a number of it before decode.ts sees it (only integer literals of 16+ digits are re-read from the text).
   ...["1e2", "8E1", "80.0", "1.50"].map((literal): [string, string] => [

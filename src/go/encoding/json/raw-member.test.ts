@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { rawMemberText } from "./raw-member.js";
+import { lastTopLevelMemberText, rawMemberText } from "./raw-member.js";
 
 const PATH = ["request", "object"];
 
@@ -25,5 +25,16 @@ describe("rawMemberText", () => {
   it("reads a Buffer as Go reads bytes, and only the first JSON value", () => {
     expect(rawMemberText(Buffer.from('  {"request":{"object":{"k":"é"}}} {"request":{"object":2}}'), PATH)).toBe('{"k":"é"}');
     expect(rawMemberText("[1]", PATH)).toBeUndefined();
+  });
+});
+
+describe("lastTopLevelMemberText", () => {
+  it("is the last occurrence's text, matched exactly, as a map[string]json.RawMessage holds it", () => {
+    expect(lastTopLevelMemberText('{"review":{"a":1,"a":2}, "name":"n"}', "review")).toBe('{"a":1,"a":2}');
+    expect(lastTopLevelMemberText('{"review":{"a":1},"review": [ 1 ,2 ] }', "review")).toBe("[ 1 ,2 ]");
+    expect(lastTopLevelMemberText('{"review":{"a":1},"review":null}', "review")).toBe("null");
+    expect(lastTopLevelMemberText('{"Review":{"a":1}}', "review")).toBeUndefined();
+    expect(lastTopLevelMemberText('{"x":{"review":1}}', "review")).toBeUndefined();
+    expect(lastTopLevelMemberText("[1]", "review")).toBeUndefined();
   });
 });

@@ -69,3 +69,26 @@ export function rawMemberText(body: Buffer | string, path: readonly string[]): s
   if (text.charCodeAt(start) === OPEN_BRACE) visit(start, 0);
   return found;
 }
+
+/**
+ * The raw text of the top-level member `key` of a JSON object text (valid JSON), as a Go `map[string]json.RawMessage`
+ * holds it after json.Unmarshal: the key matched exactly, the last occurrence winning (null included, as the text
+ * `null`); undefined when the text is not an object or has no such member.
+ */
+export function lastTopLevelMemberText(text: string, key: string): string | undefined {
+  let i = skipSpace(text, 0);
+  if (text.charCodeAt(i) !== OPEN_BRACE) return undefined;
+  let found: string | undefined;
+  i = skipSpace(text, i + 1);
+  while (text.charCodeAt(i) === QUOTE) {
+    const keyEnd = stringEnd(text, i);
+    const name = stringValue(text, i, keyEnd);
+    const start = skipSpace(text, skipSpace(text, keyEnd + 1) + 1);
+    const end = valueEnd(text, start);
+    if (name === key) found = text.slice(start, end);
+    i = skipSpace(text, end);
+    if (text.charCodeAt(i) !== COMMA) break;
+    i = skipSpace(text, i + 1);
+  }
+  return found;
+}

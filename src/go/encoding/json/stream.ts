@@ -11,7 +11,8 @@
  * become U+FFFD).
  */
 import { isUtf8 } from "node:buffer";
-import { exactNumbers } from "./json-bigint.js";
+import { exactNumbers, parseJsonExact } from "./json-bigint.js";
+import { hasRepeatedKeys } from "./repeated-keys.js";
 
 export type StreamDecodeResult = { ok: true; value: unknown } | { ok: false; error: string };
 
@@ -32,7 +33,9 @@ const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
  * key is an own data property and never a prototype; integer literals JSON.parse would round are bigints
  * (json-bigint.ts), as Go reads numbers from their text. No string or key of the value holds a lone
  * surrogate (the text is well-formed UTF-8 and lone surrogate escapes become U+FFFD before parsing),
- * so its strings are already Go's and the value may be passed to markGoStrings.
+ * so its strings are already Go's and the value may be passed to markGoStrings. An object whose text repeats a key
+ * keeps the last occurrence as its property (as JSON.parse does) and all occurrences, in document order, under
+ * json-value.ts REPEATED_MEMBERS, which the typed decoders walk as Go's decoder does.
  */
 export function decodeFirstJsonValue(body: Buffer | string): StreamDecodeResult {
   let text: string;
@@ -62,7 +65,7 @@ export function decodeFirstJsonValue(body: Buffer | string): StreamDecodeResult 
     // Not a single clean value: fall through to the byte scanner for Go's answer.
   }
   if (parsed && (text.length < MIN_LENGTH_FOR_DEPTH_ERROR || countOpeningBrackets(text) <= MAX_NESTING_DEPTH || validJsonDepth(text) <= MAX_NESTING_DEPTH)) {
-    return { ok: true, value: exactNumbers(jsonText, value) };
+    return { ok: true, value: goView(jsonText, value) };
   }
 
   bytes ??= Buffer.from(text, "utf8");
@@ -70,7 +73,17 @@ export function decodeFirstJsonValue(body: Buffer | string): StreamDecodeResult 
   if (typeof end === "string") return { ok: false, error: end };
   const valueText = decodeUtf8LikeGo(bytes.subarray(0, end));
   const valueJson = hasSurrogateEscape(valueText) ? replaceLoneSurrogateEscapes(valueText) : valueText;
-  return { ok: true, value: exactNumbers(valueJson, JSON.parse(valueJson)) };
+  return { ok: true, value: goView(valueJson, JSON.parse(valueJson)) };
+}
+
+/**
+ * JSON.parse's `value` of `jsonText` as Go's decoder needs it: exact integers (json-bigint.ts), and where the text
+ * repeats a key, every object that does so annotated with all its members in document order (json-value.ts
+ * REPEATED_MEMBERS, repeated-keys.ts). The properties stay JSON.parse's last-wins view, Go's interface{} view.
+ */
+function goView(jsonText: string, value: unknown): unknown {
+  if (hasRepeatedKeys(jsonText, value)) return parseJsonExact(jsonText, true);
+  return exactNumbers(jsonText, value);
 }
 
 /**

@@ -1,0 +1,116 @@
+/**
+ * Whether a JSON text repeats a key inside some object. JSON.parse keeps the last occurrence only, while Go's
+ * encoding/json decodes every occurrence into what is already there (decode.go: (*decodeState).object), so such a
+ * text is parsed again with every occurrence recorded (json-bigint.ts parseJsonExact's `annotate`). The API server
+ * never sends one, so the check must cost next to nothing on a body without repeats: one native scan of the text
+ * for `:` and one walk of the parsed tree.
+ *
+ * Exactness: every object member has exactly one `:` outside strings, so the text's `:` count is its member count
+ * plus the `:` inside its strings. Without a `\u003a` escape a string's `:` are its value's, and without a repeated
+ * key every string of the text (keys included) is in the tree once, so the counts match exactly. A repeated key
+ * adds a member the tree lacks (and maybe strings it lacks), so the text's count is then strictly larger. A text
+ * with a `\u003a` escape is scanned instead.
+ */
+import { stringEnd } from "./json-bigint.js";
+
+const QUOTE = 0x22;
+const COLON = 0x3a;
+
+/** Whether the text has a `\u003a` or `\u003A` escape (one native scan for the common prefix). */
+function hasColonEscape(text: string): boolean {
+  for (let i = text.indexOf("\\u003"); i !== -1; i = text.indexOf("\\u003", i + 5)) {
+    const c = text.charCodeAt(i + 5);
+    if (c === 0x61 || c === 0x41) return true;
+  }
+  return false;
+}
+
+/** The number of `:` outside strings: the member count of a valid JSON text. */
+function membersInText(text: string): number {
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === QUOTE) i = stringEnd(text, i);
+    else if (c === COLON) n++;
+  }
+  return n;
+}
+
+/** What walk counts: the keys of the objects, and the `:` in the strings (keys included) unless `escaped`. */
+let keys = 0;
+let colonsInStrings = 0;
+
+function countColons(s: string): void {
+  let i = s.indexOf(":");
+  while (i !== -1) {
+    colonsInStrings++;
+    i = s.indexOf(":", i + 1);
+  }
+}
+
+/** Recursion is the fast walk; a body may nest 10,000 deep, so past this depth the walk starts over iteratively. */
+const MAX_RECURSION = 1000;
+
+class TooDeep {}
+const TOO_DEEP = new TooDeep();
+
+function walk(v: unknown, escaped: boolean, depth: number): void {
+  if (typeof v === "string") {
+    if (!escaped) countColons(v);
+  } else if (typeof v === "object" && v !== null) {
+    if (depth === MAX_RECURSION) throw TOO_DEEP;
+    if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) walk(v[i], escaped, depth + 1);
+    } else {
+      const obj = v as Record<string, unknown>;
+      // JSON.parse's objects have own enumerable members only.
+      for (const key in obj) {
+        keys++;
+        if (!escaped) countColons(key);
+        walk(obj[key], escaped, depth + 1);
+      }
+    }
+  }
+}
+
+/** walk without recursion. */
+function walkIteratively(value: unknown, escaped: boolean): void {
+  const pending: unknown[] = [value];
+  while (pending.length > 0) {
+    const v = pending.pop();
+    if (typeof v === "string") {
+      if (!escaped) countColons(v);
+    } else if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) pending.push(v[i]);
+    } else if (typeof v === "object" && v !== null) {
+      const obj = v as Record<string, unknown>;
+      for (const key in obj) {
+        keys++;
+        if (!escaped) countColons(key);
+        pending.push(obj[key]);
+      }
+    }
+  }
+}
+
+/**
+ * Whether `jsonText` (one valid JSON value, optionally surrounded by whitespace) has an object with a repeated
+ * key; `value` is JSON.parse's value of it (bigints allowed).
+ */
+export function hasRepeatedKeys(jsonText: string, value: unknown): boolean {
+  let colons = 0;
+  for (let i = jsonText.indexOf(":"); i !== -1; i = jsonText.indexOf(":", i + 1)) colons++;
+  if (colons === 0) return false;
+  const escaped = hasColonEscape(jsonText);
+  keys = 0;
+  colonsInStrings = 0;
+  try {
+    walk(value, escaped, 0);
+  } catch (e) {
+    if (e !== TOO_DEEP) throw e;
+    keys = 0;
+    colonsInStrings = 0;
+    walkIteratively(value, escaped);
+  }
+  return (escaped ? membersInText(jsonText) : colons - colonsInStrings) > keys;
+}
