@@ -8,7 +8,8 @@ import type { KubeConfig } from "@kubernetes/client-node";
 import type { ClusterSourceContext, ConfigSource } from "../config/store.js";
 import type { ConfigData } from "../config/snapshot.js";
 import { DEFAULT_BACKOFF, type BackoffPolicy } from "./backoff.js";
-import { RequestThrottle, resolveClientRateLimits, type ClientRateLimits } from "./client.js";
+import { RequestThrottle } from "./client.js";
+import { resolveClientRateLimits, type ClientRateLimits } from "./client-rate-limits.js";
 import { ClusterConfigMapSource } from "./configmap-source.js";
 
 export interface ClusterConfigSourceOptions {

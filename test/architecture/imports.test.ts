@@ -136,3 +136,28 @@ describe("the process environment", () => {
     expect(readers.map((f) => relative(SRC, f))).toEqual(["cli/main.ts"]);
   });
 });
+
+describe("what a standalone start loads", () => {
+  // @kubernetes/client-node takes about a second and tens of MB of heap to load; only cluster mode needs it, so it is
+  // imported on demand (`await import(...)`). Nothing main.ts reaches through static imports may import it at runtime.
+  it("does not load @kubernetes/client-node through main.ts's static imports", () => {
+    const staticDeps = (file: string): string[] => {
+      const text = readFileSync(file, "utf8");
+      const out: string[] = [];
+      for (const m of text.matchAll(/^(?:import|export)\s(?!type\s)[^;]*?from\s+"(\.[^"]+)"/gms)) out.push(resolve(dirname(file), m[1] as string).replace(/\.js$/, ".ts"));
+      return out;
+    };
+    const seen = new Set<string>();
+    const pending = [join(SRC, "cli", "main.ts"), join(SRC, "cli", "index.ts")];
+    const loaders: string[] = [];
+    while (pending.length > 0) {
+      const f = pending.pop() as string;
+      if (seen.has(f)) continue;
+      seen.add(f);
+      if (/^import\s(?!type\s)[^;]*?from\s+"@kubernetes\/client-node"/m.test(readFileSync(f, "utf8"))) loaders.push(relative(SRC, f));
+      pending.push(...staticDeps(f));
+    }
+    expect(seen.size).toBeGreaterThan(20);
+    expect(loaders).toEqual([]);
+  });
+});

@@ -3,7 +3,8 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { loadKubeConfig, RequestThrottle, resolveClientRateLimits, SERVICE_ACCOUNT_DIR } from "../../src/kube/client.js";
+import { loadKubeConfig, RequestThrottle, SERVICE_ACCOUNT_DIR } from "../../src/kube/client.js";
+import { resolveClientRateLimits } from "../../src/kube/client-rate-limits.js";
 import { within } from "../support/timing.js";
 
 function kubeconfig(server: string, name = "test"): string {

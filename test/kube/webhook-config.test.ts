@@ -2,6 +2,7 @@
  * Webhook configuration reconciliation (src/kube/webhook-config.ts, spec §1.8) against the in-process API server
  * (real HTTP), starting from the configurations as manifests/standalone/700-webhooks.yaml installs them.
  */
+import { parseWebhookUrl } from "../../src/kube/webhook-url.js";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { pino } from "pino";
@@ -12,7 +13,6 @@ import { createKubeApi, type KubeApi } from "../../src/kube/json-api.js";
 import {
   ensureExcludeSelector,
   knativeWebhookTargets,
-  parseWebhookUrl,
   startWebhookConfigReconciliation,
   WebhookConfigController,
   type RunningWebhookConfigReconciliation,

@@ -82,7 +82,7 @@ function followKnativeMetrics(metrics: import("../../server/metrics.js").Webhook
  */
 interface ClusterAccess {
   readonly kubeConfig: import("@kubernetes/client-node").KubeConfig;
-  readonly rateLimits: import("../../kube/client.js").ClientRateLimits;
+  readonly rateLimits: import("../../kube/client-rate-limits.js").ClientRateLimits;
 }
 
 /** Loads cluster credentials once, when anything needs them; bad ones fail the start with a clear message. */

@@ -11,7 +11,7 @@
 import { KNATIVE_VERSIONS, knativeVersionSetting } from "../../config/profile.js";
 import { parseGenerationalKinds } from "../../admission/generation.js";
 import { MAX_BODY_BYTES } from "../../admission/http.js";
-import { parseWebhookUrl } from "../../kube/webhook-config.js";
+import { parseWebhookUrl } from "../../kube/webhook-url.js";
 import { LOG_FORMATS, LOG_LEVELS } from "../../server/logging.js";
 import { parseCipherSuites, parseCurvePreferences, parseTlsMaxVersion, parseTlsMinVersion } from "./tls-settings.js";
 import { readClientCa } from "./client-ca.js";

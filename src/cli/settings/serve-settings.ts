@@ -4,7 +4,8 @@
  * reads from its environment is here; it is handed down from main.ts, the one file that reads `process.env`.
  */
 import { chooseConfigStoreMode, type ConfigStoreMode } from "../../config/store.js";
-import { resolveClientRateLimits, type ClientRateLimits, type KubeEnvironment } from "../../kube/client.js";
+import type { KubeEnvironment } from "../../kube/client.js";
+import { resolveClientRateLimits, type ClientRateLimits } from "../../kube/client-rate-limits.js";
 import { deprecatedNames, parseOptions, resolveSettings, SERVE_OPTIONS, type Environment, type ParsedOptions, type ServeSettings } from "./options.js";
 import { tlsPolicy, type TlsPolicySettings } from "./tls-settings.js";
 
