@@ -34,6 +34,9 @@ const CONFIG_DIR: OptionSpec = {
   description: "Knative's ConfigMaps (config-features.yaml, config-defaults.yaml, ... or mounted-ConfigMap directories) as for duckbill serve; without it, Knative's defaults",
 };
 
+/** Where a cluster keeps Knative's ConfigMaps (Knative's SYSTEM_NAMESPACE). */
+const SYSTEM_NAMESPACE: OptionSpec = { flag: "system-namespace", env: "SYSTEM_NAMESPACE", default: "knative-serving", metavar: "NS", description: "with --kubeconfig: the namespace of Knative's ConfigMaps" };
+
 const USER: OptionSpec = { flag: "user", env: "", default: "duckbill-check", metavar: "NAME", description: "the requesting user (userInfo.username), which becomes the creator and lastModifier annotations" };
 
 /** The labels of a namespace for config-features-scopes' selectors, where no cluster can say. */
@@ -67,7 +70,7 @@ export const CHECK_OPTIONS = [
     description:
       "judge as this cluster would: its Knative ConfigMaps (from --system-namespace), its Knative release (--knative-version auto), its CRD schemas for strict decoding, and each manifest's live object (an existing one is checked as kubectl apply's update of it, unless --old is given; credentials from this file only; read-only)",
   },
-  { flag: "system-namespace", env: "SYSTEM_NAMESPACE", default: "knative-serving", metavar: "NS", description: "with --kubeconfig: the namespace of Knative's ConfigMaps" },
+  SYSTEM_NAMESPACE,
   NAMESPACE_LABELS,
   KNATIVE_VERSION,
   USER,
@@ -89,7 +92,7 @@ const FEATURES_OUTPUT: OptionSpec = { flag: "output", short: "o", env: "", defau
 export const FEATURES_OPTIONS = [
   CONFIG_DIR,
   { flag: "kubeconfig", env: "", default: "", metavar: "FILE", description: "read config-features, config-defaults and config-autoscaler from the cluster instead (credentials from this file only)" },
-  { flag: "system-namespace", env: "SYSTEM_NAMESPACE", default: "knative-serving", metavar: "NS", description: "with --kubeconfig: the namespace of Knative's ConfigMaps" },
+  SYSTEM_NAMESPACE,
   { flag: "namespace", short: "n", env: "", default: "", metavar: "NS", description: "show the flags as requests in this namespace see them: config-features-scopes turns a flag Disabled outside its scope (its labels: from the cluster with --kubeconfig, else --namespace-labels)" },
   NAMESPACE_LABELS,
   KNATIVE_VERSION,
@@ -103,7 +106,7 @@ export const IMPACT_OPTIONS = [
   RECURSIVE,
   { flag: "kubeconfig", env: "", default: "", metavar: "FILE", description: "check the cluster's live Services and Configurations with its configuration, instead of manifests" },
   { flag: "namespace", short: "n", env: "", default: "", metavar: "NS", description: "manifests: the namespace of objects without one (default); cluster: only the objects of this namespace (all when empty)" },
-  { flag: "system-namespace", env: "SYSTEM_NAMESPACE", default: "knative-serving", metavar: "NS", description: "with --kubeconfig: the namespace of Knative's ConfigMaps" },
+  SYSTEM_NAMESPACE,
   CONFIG_DIR,
   KNATIVE_VERSION,
   USER,
