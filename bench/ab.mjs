@@ -16,7 +16,7 @@ import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { guardRun } from "./lib/guard.mjs";
 import { pacedLoad, requestBytes } from "./lib/paced-client.mjs";
-import { BENCH_RELEASES, DEFAULT_BENCH_RELEASE, releaseVectors } from "./lib/paths.mjs";
+import { BENCH_RELEASES, DEFAULT_BENCH_RELEASE, IMAGE_NODE_FLAGS, releaseVectors } from "./lib/paths.mjs";
 import { HOST, startDuckbill, stopChild } from "./lib/processes.mjs";
 import { readProcTree } from "./lib/proc-stats.mjs";
 import { autocannonRequests, saturate } from "./lib/saturation.mjs";
@@ -32,7 +32,7 @@ const { values: flags } = parseArgs({
     rate: { type: "string", default: "1000" },
     workers: { type: "string", default: "1" },
     "knative-version": { type: "string", default: DEFAULT_BENCH_RELEASE },
-    "node-flags": { type: "string", default: "--max-semi-space-size=4" },
+    "node-flags": { type: "string", default: IMAGE_NODE_FLAGS },
     node: { type: "string" },
     help: { type: "boolean", default: false },
   },

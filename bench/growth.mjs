@@ -17,7 +17,7 @@ import { defaultDeps } from "../dist/cli/main.js";
 import { PROFILES } from "../dist/config/profile.js";
 import { defaultSnapshot } from "../dist/config/snapshot.js";
 import { guardRun } from "./lib/guard.mjs";
-import { BENCH_RELEASES, DEFAULT_BENCH_RELEASE, releaseVectors } from "./lib/paths.mjs";
+import { BENCH_RELEASES, DEFAULT_BENCH_RELEASE, IMAGE_NODE_FLAGS, releaseVectors } from "./lib/paths.mjs";
 import { HOST, killChild, startDuckbill, startFloor, startKnative, stopChild } from "./lib/processes.mjs";
 import { readProcTree, sampleProcess } from "./lib/proc-stats.mjs";
 import { findReference } from "./lib/reference.mjs";
@@ -28,7 +28,7 @@ const { values: flags } = parseArgs({
   options: {
     seconds: { type: "string", default: "4" },
     "knative-version": { type: "string", default: DEFAULT_BENCH_RELEASE },
-    "node-flags": { type: "string", default: "--max-semi-space-size=4" },
+    "node-flags": { type: "string", default: IMAGE_NODE_FLAGS },
     node: { type: "string" },
     sizes: { type: "string", default: "1,10,100,1000" },
     connections: { type: "string", default: "1,10,100,500" },

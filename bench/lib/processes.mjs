@@ -102,7 +102,7 @@ export function serverNode() {
   return process.env.BENCH_NODE || process.execPath;
 }
 
-export async function startDuckbill({ certDir, logFile, logLevel, release, nodeFlags = [], workers, timeoutMs = 15_000, bin = DUCKBILL_BIN }) {
+export async function startDuckbill({ certDir, logFile, logLevel, release, nodeFlags = [], workers, timeoutMs = 15_000, bin = DUCKBILL_BIN, node = serverNode() }) {
   const [port, metricsPort] = [await freePort(), await freePort()];
   const env = { ...process.env, WEBHOOK_PORT: String(port), DUCKBILL_HOST: HOST, DUCKBILL_METRICS_PORT: String(metricsPort), DUCKBILL_METRICS_HOST: HOST, DUCKBILL_GENERATED_CERT_DIR: certDir, DUCKBILL_LOG_LEVEL: logLevel, DUCKBILL_DRAIN_TIMEOUT: "0s", DUCKBILL_KNATIVE_VERSION: release };
   for (const inherited of ["DUCKBILL_CERT_DIR", "DUCKBILL_CONFIG_DIR", "DUCKBILL_HTTP2", "WEBHOOK_TLS_MIN_VERSION", "DUCKBILL_WORKERS", "NODE_OPTIONS"]) delete env[inherited];
@@ -111,7 +111,7 @@ export async function startDuckbill({ certDir, logFile, logLevel, release, nodeF
   const out = openSync(logFile, "w");
   const startWall = Date.now();
   const startMono = performance.now();
-  const child = spawn(serverNode(), [...nodeFlags, bin, "serve"], { cwd: REPO_DIR, env, stdio: ["ignore", out, "pipe"] });
+  const child = spawn(node, [...nodeFlags, bin, "serve"], { cwd: REPO_DIR, env, stdio: ["ignore", out, "pipe"] });
   closeSync(out);
   const { stderr, probedMs } = await untilProbed("duckbill serve", child, port, join(certDir, "ca.crt"), startMono + timeoutMs, startMono);
   let readyLine;
@@ -153,9 +153,9 @@ export async function killChild(child) {
 }
 
 /** Starts the bare Node HTTPS floor with the certificate duckbill generated in `certDir` (same key type), on the same Node with the same flags as duckbill. */
-export async function startFloor({ certDir, nodeFlags = [], timeoutMs = 10_000 }) {
+export async function startFloor({ certDir, nodeFlags = [], timeoutMs = 10_000, node = serverNode() }) {
   const port = await freePort();
-  const child = spawn(serverNode(), [...nodeFlags, FLOOR_SERVER], {
+  const child = spawn(node, [...nodeFlags, FLOOR_SERVER], {
     cwd: REPO_DIR,
     env: { ...process.env, FLOOR_CERT_DIR: certDir, FLOOR_PORT: String(port), FLOOR_HOST: HOST },
     stdio: ["ignore", "pipe", "pipe"],

@@ -33,6 +33,7 @@ export function evaluateTargets(r) {
   const row = (name, value, limit, pass, unit = "") => ({ name, value, limit, unit, pass: value === undefined || value === null ? undefined : pass });
   return [
     ...knativeTargets(r.sideBySide),
+    ...(r.sideBySideSecondNode === undefined ? [] : knativeTargets(r.sideBySideSecondNode).filter((t) => !t.name.includes("default settings")).map((t) => ({ ...t, name: `Node ${r.machine?.secondNode}: ${t.name}` }))),
     row("peak RSS per Duckbill process (MB)", rss.length === 0 ? undefined : Math.max(...rss), 100, Math.max(...rss) <= 100),
     row("saturation ≥ 0.8 × floor (ratio)", q.saturationVsFloor, 0.8, q.saturationVsFloor >= 0.8),
     row("p50 at 1,000 req/s (ms)", d1000?.latencyMs.p50, 0.5, d1000?.latencyMs.p50 <= 0.5),
@@ -96,7 +97,7 @@ function loadRow(server, phaseName, p) {
 }
 
 /** The keys of a result's servers, in report order. */
-const SERVERS = ["duckbill", "knative", "floor", "duckbillDefault", "duckbillSilent", "duckbillWorkers"];
+const SERVERS = ["duckbill", "knative", "floor", "duckbillDefault", "duckbillSilent", "duckbillWorkers", "duckbillSecondNode", "floorSecondNode"];
 
 /** The most CPU that processes other than the server and the bench used during any measured phase, in cores. */
 export function otherCpuMax(r) {
@@ -122,15 +123,22 @@ function serverLabel(r, key) {
       return `duckbill, default settings (--workers ${r.defaultWorkers}, info)`;
     case "duckbillSilent":
       return "duckbill --workers 1 (silent)";
+    case "duckbillSecondNode":
+      return `duckbill --workers 1 on Node ${r.machine?.secondNode} (info)`;
+    case "floorSecondNode":
+      return `floor on Node ${r.machine?.secondNode}`;
     default:
       return `duckbill --workers ${r.duckbillWorkers?.workers} (info)`;
   }
 }
 
-/** The report's lead: Duckbill / Knative ratios from this run, or why there are none. */
-function sideBySideMarkdown(r) {
-  const out = ["### Duckbill / Knative (same run)", ""];
-  const sbs = r.sideBySide;
+/**
+ * The report's lead: Duckbill / Knative ratios from this run, or why there are none. With `secondNode`, the table of
+ * Duckbill and the floor on the run's second Node (--second-node) against the same Knative rounds.
+ */
+function sideBySideMarkdown(r, secondNode = false) {
+  const out = [secondNode ? `### Duckbill / Knative with Duckbill and the floor on Node ${r.machine.secondNode} (same run)` : "### Duckbill / Knative (same run)", ""];
+  const sbs = secondNode ? r.sideBySideSecondNode : r.sideBySide;
   if (sbs === undefined) {
     out.push(`Not measured in this run: ${r.knativeSkipped ?? "the knative part (or duckbill) was left out with --only"}.`, "");
     return out;
@@ -157,7 +165,7 @@ function sideBySideMarkdown(r) {
     ];
     out.push(`| ${cells.join(" | ")} |`);
   }
-  if (!apart) out.push("", `Duckbill's default settings are one process (\`--workers ${r.defaultWorkers}\`): the \`--workers 1\` column stands for both.`);
+  if (!apart && !secondNode) out.push("", `Duckbill's default settings are one process (\`--workers ${r.defaultWorkers}\`): the \`--workers 1\` column stands for both.`);
   out.push("");
   return out;
 }
@@ -174,6 +182,7 @@ export function markdownReport(r) {
   out.push(`mix: ${r.mix.requests} requests from the Knative ${r.knativeVersion} conformance vectors (${byPath}), ${Math.round(r.mix.allowedShare * 100)} % allowed, ${r.mix.meanBodyBytes} bytes per body on average`, "");
 
   out.push(...sideBySideMarkdown(r));
+  if (r.sideBySideSecondNode !== undefined) out.push(...sideBySideMarkdown({ ...r, duckbill: r.duckbillSecondNode }, true));
 
   if (r.inProcess !== undefined) {
     out.push("### In-process: one admission through answerReview (decode, admit, encode)", "");

@@ -3,6 +3,8 @@ import type { Phase } from "./rounds.mjs";
 
 export interface ServerResult {
   release?: string;
+  /** The fresh process's warm-up at saturation, before the rounds. */
+  warmup?: Phase;
   saturation?: Phase;
   saturationRounds?: Phase[];
   rates?: Phase[];
