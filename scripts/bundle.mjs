@@ -58,6 +58,10 @@ const result = await build({
   banner: { js: "import { createRequire as __duckbillCreateRequire } from 'node:module'; const require = __duckbillCreateRequire(import.meta.url);" },
   // Chained through tsc's maps, so profiles and stack traces (with --enable-source-maps) point at src/*.ts.
   sourcemap: "linked",
+  // Whitespace only: V8 keeps every loaded module's source text in the heap for lazy compilation (≈ 3.3 MB for
+  // serve), and indentation and comments were a third of it. Names and syntax stay, so stack traces, class names
+  // in messages and the generated code are unchanged (a full minify with keepNames cost 15–20 % CPU per request).
+  minifyWhitespace: true,
   metafile: true,
   logLevel: "warning",
   legalComments: "linked",

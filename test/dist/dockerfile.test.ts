@@ -52,7 +52,14 @@ describe("Dockerfile", () => {
 
   it("runs as a non-root user, `duckbill serve` through the launcher", () => {
     expect(runtime.image).toContain(":nonroot@");
-    expect(runtime.entrypoint).toEqual(["/nodejs/bin/node", "--max-semi-space-size=4", "bin/duckbill"]);
+    expect(runtime.entrypoint).toEqual(["/nodejs/bin/node", "--max-semi-space-size=4", "--max-old-space-size=384", "bin/duckbill"]);
     expect(runtime.cmd).toEqual(["serve"]);
+  });
+
+  it("runs node with the same flags as bin/duckbill's launcher line and `npm start`", () => {
+    const launcher = /exec node (.*?) "\$0" "\$@"/.exec(readFileSync(join(ROOT, "bin", "duckbill"), "utf8"))?.[1]?.split(" ");
+    expect(launcher).toEqual(["--max-semi-space-size=4", "--max-old-space-size=384"]);
+    expect(runtime.entrypoint.slice(1, -1)).toEqual(launcher);
+    expect(pkg.scripts.start).toBe(`node ${launcher!.join(" ")} bin/duckbill serve`);
   });
 });
