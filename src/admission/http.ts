@@ -8,7 +8,7 @@ import { admitConfigMap } from "./config-validation.js";
 import { admitDefaulting } from "./defaulting.js";
 import type { AdmissionDeps, RequestEnv } from "./deps.js";
 import type { Decision } from "./response.js";
-import { patchTextOf, toAdmissionResponse, type AdmissionResponse } from "./response.js";
+import { encodeReviewAnswer, patchTextOf, toAdmissionResponse, type AdmissionResponse } from "./response.js";
 import { decodeAdmissionReview, type AdmissionRequest } from "./review.js";
 import { admitValidation } from "./validation.js";
 
@@ -172,11 +172,8 @@ export async function answerReview(path: AdmissionPath, body: Buffer | string, d
   else decision = admitConfigMap(request, deps, env);
   const patchText = patchTextOf(decision);
   const response = toAdmissionResponse(request.uid, decision, patchText);
-  const out: Record<string, unknown> = {};
-  // TypeMeta is copied verbatim; Go omits empty strings (omitempty).
-  if (review.kind !== "") out.kind = review.kind;
-  if (review.apiVersion !== "") out.apiVersion = review.apiVersion;
-  out.response = response;
-  // json.Encoder.Encode ends the value with a newline.
-  return { status: 200, contentType: REVIEW_CONTENT_TYPE, body: `${JSON.stringify(out)}\n`, admission: { request, response, type, patchText, ...(decision.scopeDenials === undefined ? {} : { scopeDenials: decision.scopeDenials }) } };
+  // TypeMeta is copied verbatim; Go omits empty strings (omitempty). json.Encoder.Encode ends the value with a newline.
+  const answer = encodeReviewAnswer(review.kind, review.apiVersion, response) + "\n";
+  const admission: AdmittedSummary = decision.scopeDenials === undefined ? { request, response, type, patchText } : { request, response, type, patchText, scopeDenials: decision.scopeDenials };
+  return { status: 200, contentType: REVIEW_CONTENT_TYPE, body: answer, admission };
 }
