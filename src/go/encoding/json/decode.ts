@@ -335,8 +335,34 @@ function recordIntOrString(out: JsonObject, field: string, existing: unknown, v:
   fields.set(field, { strVal, intVal });
 }
 
+/** Which of a struct's fields the current options hide or tag omitzero: per type, for the sets it was worked out for. */
+interface StructOptions {
+  readonly hiddenSet: ReadonlySet<GoField> | undefined;
+  readonly omitZeroSet: ReadonlySet<GoField> | undefined;
+  /** `hiddenSet` when it holds one of the struct's fields, else undefined (no field to look up). */
+  readonly hidden: ReadonlySet<GoField> | undefined;
+  /** `omitZeroSet` when it holds one of the struct's fields, else undefined. */
+  readonly omitZero: ReadonlySet<GoField> | undefined;
+}
+
+const STRUCT_OPTIONS = new WeakMap<StructType, StructOptions>();
+
+/** StructOptions of `t` for the current state's sets, worked out once per type and pair of sets. */
+function structOptions(t: StructType): StructOptions {
+  const hiddenSet = state.hidden;
+  const omitZeroSet = state.omitZero;
+  let o = STRUCT_OPTIONS.get(t);
+  if (o === undefined || o.hiddenSet !== hiddenSet || o.omitZeroSet !== omitZeroSet) {
+    const holds = (set: ReadonlySet<GoField> | undefined): ReadonlySet<GoField> | undefined => (set !== undefined && t.fields.some((f) => set.has(f)) ? set : undefined);
+    o = { hiddenSet, omitZeroSet, hidden: holds(hiddenSet), omitZero: holds(omitZeroSet) };
+    STRUCT_OPTIONS.set(t, o);
+  }
+  return o;
+}
+
 function decodeStruct(t: StructType, v: JsonObject, cur: unknown): JsonObject {
   const out: JsonObject = isJsonObject(cur) ? cur : {};
+  const { hidden, omitZero } = structOptions(t);
   // A struct decoded into again (a repeated key) may have recorded fields already.
   let emptyNotNil = out === cur ? EMPTY_NOT_NIL.get(out) : undefined;
   const tracking = state.tracking;
@@ -344,6 +370,10 @@ function decodeStruct(t: StructType, v: JsonObject, cur: unknown): JsonObject {
   const depth = state.fields.length;
   const members = repeatedMembers(v);
   const keys = members === undefined ? Object.keys(v) : members;
+  // Whether a field may have been set already: in a struct decoded into again, by a repeated key, or by a key that
+  // matched by folding (another key may name the same field). Otherwise every exact key is a different field, and
+  // reading a property the fresh object lacks is skipped.
+  let mayBeSet = out === cur || members !== undefined;
   for (let m = 0; m < keys.length; m++) {
     const member = keys[m]!;
     const key = typeof member === "string" ? member : member[0];
@@ -353,8 +383,9 @@ function decodeStruct(t: StructType, v: JsonObject, cur: unknown): JsonObject {
       if (folded === undefined) continue;
       f = t.folded.get(folded);
       if (f === undefined) continue;
+      mayBeSet = true;
     }
-    if (state.hidden?.has(f) === true) continue;
+    if (hidden?.has(f) === true) continue;
     if (tracking) {
       state.struct = t.shortName;
       if (state.embeddedNames) {
@@ -363,11 +394,11 @@ function decodeStruct(t: StructType, v: JsonObject, cur: unknown): JsonObject {
       }
       state.fields.push(f.name);
     }
-    const existing = out[f.name];
+    const existing = mayBeSet ? out[f.name] : undefined;
     const value = typeof member === "string" ? v[key] : member[1];
     const next = decodeValue(f.type, value, existing);
     if (f.type.kind === "intOrString" && existing !== undefined) recordIntOrString(out, f.name, existing, value, next);
-    if (next === undefined || (f.omitEmpty && isEmpty(f.emptiness, next)) || (state.omitZero?.has(f) === true && isOmitZero(f.type, next))) {
+    if (next === undefined || (f.omitEmpty && isEmpty(f.emptiness, next)) || (omitZero?.has(f) === true && isOmitZero(f.type, next))) {
       // Absent means Go's zero value here; omitempty fields stay absent, others are filled in below.
       if (existing !== undefined) delete out[f.name];
       if (next !== undefined && f.emptiness === "length") {
@@ -385,7 +416,7 @@ function decodeStruct(t: StructType, v: JsonObject, cur: unknown): JsonObject {
       state.struct = outerStruct;
     }
   }
-  for (const f of t.alwaysEmitted) if (out[f.name] === undefined && state.omitZero?.has(f) !== true) out[f.name] = zeroValue(f.type);
+  for (const f of t.alwaysEmitted) if (out[f.name] === undefined && omitZero?.has(f) !== true) out[f.name] = zeroValue(f.type);
   return out;
 }
 
