@@ -630,7 +630,41 @@ function applyStepsToAll(paths: readonly string[], steps: Steps): readonly strin
  * Go's repeated `flatten(append(prefix, path))`. Each step's result is kept as its pieces instead
  * of being joined and re-split: pieces never hold a dot and are never empty, so that is exact.
  */
-function applySteps(path: string, steps: Steps): string {
+export function applySteps(path: string, steps: Steps): string {
+  // Nearly every path and step is a plain name or an index (`[0]`, `[key]`): then the pieces are the parts
+  // themselves, glued in one pass, outermost step first.
+  if (!isSimplePart(path)) return applyStepsPieceByPiece(path, steps);
+  let out = "";
+  for (let s = steps.length - 1; s >= 0; s--) {
+    const step = steps[s] as readonly string[];
+    for (let k = 0; k < step.length; k++) {
+      const part = step[k] as string;
+      if (!isSimplePart(part)) return applyStepsPieceByPiece(path, steps);
+      out = appendPiece(out, part);
+    }
+  }
+  return appendPiece(out, path);
+}
+
+/**
+ * A part that is one piece, and glues where its pieces would: no dot, and either no leading `[` or a whole index
+ * (`[…]`). Then any piece that pieces glue into starts as its first part does, so gluing once per step (as Go's
+ * repeated flatten does) and gluing the parts in one pass agree.
+ */
+function isSimplePart(part: string): boolean {
+  if (part.includes(".")) return false;
+  return part.charCodeAt(0) !== 0x5b /* [ */ || part.charCodeAt(part.length - 1) === 0x5d /* ] */;
+}
+
+/** `out` with the piece `piece` (no dot) joined as pushPiece joins it; an empty piece is none. */
+function appendPiece(out: string, piece: string): string {
+  if (piece === "") return out;
+  if (out === "") return piece;
+  return piece.charCodeAt(0) === 0x5b /* [ */ ? out + piece : out + "." + piece;
+}
+
+/** applySteps one step at a time (any parts). */
+export function applyStepsPieceByPiece(path: string, steps: Steps): string {
   let pieces: string[] | undefined;
   for (const step of steps) {
     const next: string[] = [];
