@@ -25,7 +25,7 @@ import type { GoField, GoType, MapType, SliceType, StructType } from "./types.js
 import { asciiUpper } from "./types.js";
 import { decodeStdBase64 } from "../base64/base64.js";
 import { goTrimSpace } from "../../strings/trim.js";
-import { goString, hasGoStrings } from "./go-strings.js";
+import { goString, hasGoStrings, mayRepeatKeys } from "./go-strings.js";
 import { roundTripRfc3339 } from "../../time/rfc3339.js";
 import { roundTripUrl } from "../../net/url/url.js";
 import { copyJsonValue, hasOwnKeys, isJsonObject, repeatedMembers, setOwn, type JsonObject } from "./json-value.js";
@@ -56,6 +56,8 @@ interface DecodeState {
   tracking: boolean;
   /** Whether strings still need Go's lone-surrogate decoding (goString); see `markGoStrings`. */
   checkStrings: boolean;
+  /** Whether objects may hold REPEATED_MEMBERS (false for a tree markGoStrings says repeats no key). */
+  repeatedKeys: boolean;
   /** errorContext.Struct: the struct whose field is being decoded. */
   struct: string | undefined;
   /** errorContext.FieldStack: JSON names from the root. */
@@ -70,7 +72,7 @@ interface DecodeState {
   rawByReference: boolean;
 }
 
-const state: DecodeState = { savedError: undefined, tracking: false, checkStrings: true, struct: undefined, fields: [], embeddedNames: false, hidden: undefined, omitZero: undefined, rawByReference: false };
+const state: DecodeState = { savedError: undefined, tracking: false, checkStrings: true, repeatedKeys: true, struct: undefined, fields: [], embeddedNames: false, hidden: undefined, omitZero: undefined, rawByReference: false };
 
 /**
  * Decodes `value` (the output of JSON.parse, or of decodeFirstJsonValue: integer literals JSON.parse would round
@@ -112,6 +114,7 @@ export interface DecodeOptions {
 
 export function decodeGo(type: GoType, value: unknown, options: DecodeOptions = {}): GoDecodeResult {
   state.checkStrings = !hasGoStrings(value);
+  state.repeatedKeys = mayRepeatKeys(value);
   state.embeddedNames = options.embeddedFieldNames === true;
   state.hidden = options.hiddenFields;
   state.omitZero = options.omitZeroFields;
@@ -368,7 +371,7 @@ function decodeStruct(t: StructType, v: JsonObject, cur: unknown): JsonObject {
   const tracking = state.tracking;
   const outerStruct = state.struct;
   const depth = state.fields.length;
-  const members = repeatedMembers(v);
+  const members = state.repeatedKeys ? repeatedMembers(v) : undefined;
   const keys = members === undefined ? Object.keys(v) : members;
   // Whether a field may have been set already: in a struct decoded into again, by a repeated key, or by a key that
   // matched by folding (another key may name the same field). Otherwise every exact key is a different field, and
@@ -444,7 +447,7 @@ function decodeSlice(t: SliceType, v: readonly unknown[], cur: unknown): unknown
 
 function decodeMap(t: MapType, v: JsonObject, cur: unknown): JsonObject {
   const out: JsonObject = isJsonObject(cur) ? cur : {};
-  const members = repeatedMembers(v);
+  const members = state.repeatedKeys ? repeatedMembers(v) : undefined;
   if (members !== undefined) {
     // A repeated key: every occurrence decodes in document order, the last one stays.
     for (const [key, value] of members) {

@@ -4,6 +4,7 @@ import { decodeGo, intOrStringHalves } from "./decode.js";
 import { decodeFirstJsonValue } from "./stream.js";
 import { hasRepeatedKeys, structuralColons } from "./repeated-keys.js";
 import { repeatedMembers } from "./json-value.js";
+import { markGoStrings, mayRepeatKeys } from "./go-strings.js";
 import { GoTypeRegistry } from "./types.js";
 
 const registry = new GoTypeRegistry(
@@ -124,6 +125,26 @@ const trickyText: fc.Arbitrary<string> = fc.letrec<{ value: string }>((tie) => (
     fc.array(fc.tuple(fc.oneof(trickyString, fc.constantFrom('"a"', '"b"')), space, space, tie("value")), { maxLength: 5 }).map((ms) => `{${ms.map(([k, w1, w2, v]) => `${k}${w1}:${w2}${v}`).join(",")}}`),
   ),
 })).value;
+
+describe("trees known to repeat no key", () => {
+  it("are decodeFirstJsonValue's values whose text repeats none", () => {
+    const value = (text: string): unknown => (decodeFirstJsonValue(text) as { value: unknown }).value;
+    expect(mayRepeatKeys(value('{"spec":{"a":"1"},"cs":[{"name":"x"}]}'))).toBe(false);
+    expect(mayRepeatKeys(value('{"spec":{"a":"1"},"spec":{"b":"2"}}'))).toBe(true);
+    expect(mayRepeatKeys(value('[{"k":1,"k":2}]'))).toBe(true);
+    expect(mayRepeatKeys({})).toBe(true);
+  });
+
+  it("decode as before; a subtree marked as maybe repeating still merges its repeated keys", () => {
+    const text = '{"spec":{"a":"1"},"spec":{"b":"2"},"labels":{"x":"1"}}';
+    const marked = (decodeFirstJsonValue(`{"object":${text}}`) as { value: { object: unknown } }).value.object;
+    markGoStrings(marked, mayRepeatKeys(marked));
+    expect(decodeGo(S, marked)).toEqual({ ok: true, value: { spec: { a: "1", b: "2" }, cs: null, labels: { x: "1" }, any: null, n: 0 } });
+    const clean = (decodeFirstJsonValue('{"object":{"spec":{"a":"1"},"labels":{"x":"1"}}}') as { value: { object: unknown } }).value.object;
+    markGoStrings(clean, false);
+    expect(decodeGo(S, clean)).toEqual({ ok: true, value: { spec: { a: "1" }, cs: null, labels: { x: "1" }, any: null, n: 0 } });
+  });
+});
 
 describe("telling the `:` of a text apart", () => {
   it("counts the members of compact texts from the characters before each `:`", () => {
