@@ -631,36 +631,40 @@ function applyStepsToAll(paths: readonly string[], steps: Steps): readonly strin
  * of being joined and re-split: pieces never hold a dot and are never empty, so that is exact.
  */
 export function applySteps(path: string, steps: Steps): string {
-  // Nearly every path and step is a plain name or an index (`[0]`, `[key]`): then the pieces are the parts
-  // themselves, glued in one pass, outermost step first.
-  if (!isSimplePart(path)) return applyStepsPieceByPiece(path, steps);
+  // Nearly every piece (a part split at its dots) is a plain name or a whole index (`[0]`, `[key]`): then gluing
+  // the pieces in one pass, outermost step first, is what the steps give one at a time.
   let out = "";
   for (let s = steps.length - 1; s >= 0; s--) {
     const step = steps[s] as readonly string[];
     for (let k = 0; k < step.length; k++) {
-      const part = step[k] as string;
-      if (!isSimplePart(part)) return applyStepsPieceByPiece(path, steps);
-      out = appendPiece(out, part);
+      const next = appendPieces(out, step[k] as string);
+      if (next === undefined) return applyStepsPieceByPiece(path, steps);
+      out = next;
     }
   }
-  return appendPiece(out, path);
+  if (steps.length === 0) return path;
+  return appendPieces(out, path) ?? applyStepsPieceByPiece(path, steps);
 }
 
 /**
- * A part that is one piece, and glues where its pieces would: no dot, and either no leading `[` or a whole index
- * (`[…]`). Then any piece that pieces glue into starts as its first part does, so gluing once per step (as Go's
- * repeated flatten does) and gluing the parts in one pass agree.
+ * `out` with the pieces of `part` (split at its dots, empty ones dropped) joined as pushPiece joins them; undefined
+ * when a piece opens an index it does not close (`[a`): a piece glued onto such a one would start with `[` and end
+ * with `]`, and glue again in a later step, which only the step-by-step flatten does.
  */
-function isSimplePart(part: string): boolean {
-  if (part.includes(".")) return false;
-  return part.charCodeAt(0) !== 0x5b /* [ */ || part.charCodeAt(part.length - 1) === 0x5d /* ] */;
-}
-
-/** `out` with the piece `piece` (no dot) joined as pushPiece joins it; an empty piece is none. */
-function appendPiece(out: string, piece: string): string {
-  if (piece === "") return out;
-  if (out === "") return piece;
-  return piece.charCodeAt(0) === 0x5b /* [ */ ? out + piece : out + "." + piece;
+function appendPieces(out: string, part: string): string | undefined {
+  let start = 0;
+  for (;;) {
+    const dot = part.indexOf(".", start);
+    const end = dot < 0 ? part.length : dot;
+    if (end > start) {
+      const index = part.charCodeAt(start) === 0x5b; /* [ */
+      if (index && part.charCodeAt(end - 1) !== 0x5d /* ] */) return undefined;
+      const piece = start === 0 && end === part.length ? part : part.slice(start, end);
+      out = out === "" ? piece : index ? out + piece : out + "." + piece;
+    }
+    if (dot < 0) return out;
+    start = dot + 1;
+  }
 }
 
 /** applySteps one step at a time (any parts). */
