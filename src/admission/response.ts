@@ -76,15 +76,28 @@ export function toAdmissionResponse(uid: string, d: Decision, patchText: string 
  */
 export function encodeReviewAnswer(kind: string, apiVersion: string, r: AdmissionResponse): string {
   let out = "{";
-  if (kind !== "") out += '"kind":' + JSON.stringify(kind) + ",";
-  if (apiVersion !== "") out += '"apiVersion":' + JSON.stringify(apiVersion) + ",";
-  out += '"response":{"uid":' + JSON.stringify(r.uid) + (r.allowed ? ',"allowed":true' : ',"allowed":false');
+  if (kind !== "") out += '"kind":' + jsonString(kind) + ",";
+  if (apiVersion !== "") out += '"apiVersion":' + jsonString(apiVersion) + ",";
+  out += '"response":{"uid":' + jsonString(r.uid) + (r.allowed ? ',"allowed":true' : ',"allowed":false');
   if (r.status !== undefined) out += ',"status":' + JSON.stringify(r.status);
   if (r.patch !== undefined) {
     // Base64 ([A-Za-z0-9+/=]) is written as it is.
     out += ',"patch":"' + r.patch + '"';
   }
   if (r.patchType !== undefined) out += ',"patchType":"' + r.patchType + '"';
-  if (r.warnings !== undefined) out += ',"warnings":' + JSON.stringify(r.warnings);
+  if (r.warnings !== undefined) {
+    out += ',"warnings":[';
+    for (let i = 0; i < r.warnings.length; i++) out += (i === 0 ? "" : ",") + jsonString(r.warnings[i] as string);
+    out += "]";
+  }
   return out + "}}";
+}
+
+/** What JSON.stringify escapes in a string: `"`, `\`, control characters, and (lone) surrogates. */
+// eslint-disable-next-line no-control-regex -- control characters are what this matches
+const JSON_ESCAPED = /[\x00-\x1f"\\\ud800-\udfff]/;
+
+/** JSON.stringify of a string; one that needs no escape is only quoted (a regex test costs less than the call). */
+function jsonString(s: string): string {
+  return JSON_ESCAPED.test(s) ? JSON.stringify(s) : '"' + s + '"';
 }
