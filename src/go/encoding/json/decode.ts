@@ -348,17 +348,15 @@ interface StructOptions {
   readonly omitZero: ReadonlySet<GoField> | undefined;
 }
 
-const STRUCT_OPTIONS = new WeakMap<StructType, StructOptions>();
-
-/** StructOptions of `t` for the current state's sets, worked out once per type and pair of sets. */
+/** StructOptions of `t` for the current state's sets, worked out once per type and pair of sets (t.decodeMemo). */
 function structOptions(t: StructType): StructOptions {
   const hiddenSet = state.hidden;
   const omitZeroSet = state.omitZero;
-  let o = STRUCT_OPTIONS.get(t);
+  let o = t.decodeMemo as StructOptions | undefined;
   if (o === undefined || o.hiddenSet !== hiddenSet || o.omitZeroSet !== omitZeroSet) {
     const holds = (set: ReadonlySet<GoField> | undefined): ReadonlySet<GoField> | undefined => (set !== undefined && t.fields.some((f) => set.has(f)) ? set : undefined);
     o = { hiddenSet, omitZeroSet, hidden: holds(hiddenSet), omitZero: holds(omitZeroSet) };
-    STRUCT_OPTIONS.set(t, o);
+    t.decodeMemo = o;
   }
   return o;
 }
