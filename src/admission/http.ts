@@ -1,4 +1,4 @@
-import { markGoStrings } from "../go/encoding/json/go-strings.js";
+import { markGoStrings, mayRepeatKeys } from "../go/encoding/json/go-strings.js";
 import { rawMemberText } from "../go/encoding/json/raw-member.js";
 import { decodeFirstJsonValue } from "../go/encoding/json/stream.js";
 import { DEFAULT_KNATIVE_VERSION, PROFILES, type KnativeProfile } from "../config/profile.js";
@@ -8,7 +8,7 @@ import { admitConfigMap } from "./config-validation.js";
 import { admitDefaulting } from "./defaulting.js";
 import type { AdmissionDeps, RequestEnv } from "./deps.js";
 import type { Decision } from "./response.js";
-import { patchTextOf, toAdmissionResponse, type AdmissionResponse } from "./response.js";
+import { encodeReviewAnswer, patchTextOf, toAdmissionResponse, type AdmissionResponse } from "./response.js";
 import { decodeAdmissionReview, type AdmissionRequest } from "./review.js";
 import { admitValidation } from "./validation.js";
 
@@ -162,9 +162,11 @@ export async function answerReview(path: AdmissionPath, body: Buffer | string, d
     return goHttpError(400, "could not decode body:AdmissionReview.request must be set");
   }
   const request = review.request;
-  // decodeFirstJsonValue already gave every string Go's decoding: the object decoders need not check again.
-  markGoStrings(request.object);
-  markGoStrings(request.oldObject);
+  // decodeFirstJsonValue already gave every string Go's decoding: the object decoders need not check again; nor look
+  // for repeated keys where the body repeats none.
+  const repeatedKeys = mayRepeatKeys(parsed.value);
+  markGoStrings(request.object, repeatedKeys);
+  markGoStrings(request.oldObject, repeatedKeys);
   const type = webhookTypeOf(path);
   let decision: Decision;
   if (path === "/defaulting") decision = admitDefaulting(request, deps, env);
@@ -172,11 +174,8 @@ export async function answerReview(path: AdmissionPath, body: Buffer | string, d
   else decision = admitConfigMap(request, deps, env);
   const patchText = patchTextOf(decision);
   const response = toAdmissionResponse(request.uid, decision, patchText);
-  const out: Record<string, unknown> = {};
-  // TypeMeta is copied verbatim; Go omits empty strings (omitempty).
-  if (review.kind !== "") out.kind = review.kind;
-  if (review.apiVersion !== "") out.apiVersion = review.apiVersion;
-  out.response = response;
-  // json.Encoder.Encode ends the value with a newline.
-  return { status: 200, contentType: REVIEW_CONTENT_TYPE, body: `${JSON.stringify(out)}\n`, admission: { request, response, type, patchText, ...(decision.scopeDenials === undefined ? {} : { scopeDenials: decision.scopeDenials }) } };
+  // TypeMeta is copied verbatim; Go omits empty strings (omitempty). json.Encoder.Encode ends the value with a newline.
+  const answer = encodeReviewAnswer(review.kind, review.apiVersion, response) + "\n";
+  const admission: AdmittedSummary = decision.scopeDenials === undefined ? { request, response, type, patchText } : { request, response, type, patchText, scopeDenials: decision.scopeDenials };
+  return { status: 200, contentType: REVIEW_CONTENT_TYPE, body: answer, admission };
 }

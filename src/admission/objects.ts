@@ -1,4 +1,4 @@
-import { decodeGo } from "../go/encoding/json/index.js";
+import { decodeGo, type GoType } from "../go/encoding/json/index.js";
 import { knativeTypes } from "../apis/knative-types.js";
 import { formatGvk } from "../apis/gvk.js";
 import type { KnativeProfile } from "../config/profile.js";
@@ -6,6 +6,16 @@ import type { KindRules, KObject } from "../serving/registry.js";
 import { decodeOptionsOf } from "./decode-options.js";
 
 export type ObjectDecode = { ok: true; value: KObject | undefined } | { ok: false; error: string };
+
+const TYPE_OF_KIND = new WeakMap<KindRules, GoType | undefined>();
+
+/** The Go type of the rules' kind (knativeTypes), looked up once per rules. */
+function goTypeOfKind(rules: KindRules): GoType | undefined {
+  if (TYPE_OF_KIND.has(rules)) return TYPE_OF_KIND.get(rules);
+  const type = knativeTypes.get(formatGvk(rules.gvk));
+  TYPE_OF_KIND.set(rules, type);
+  return type;
+}
 
 /**
  * Decodes `request.object` / `request.oldObject` into the kind's Go shape (knative.dev/pkg
@@ -15,7 +25,7 @@ export type ObjectDecode = { ok: true; value: KObject | undefined } | { ok: fals
  */
 export function decodeObject(rules: KindRules, raw: unknown, which: "new" | "old", profile: KnativeProfile): ObjectDecode {
   if (raw === undefined) return { ok: true, value: undefined };
-  const type = knativeTypes.get(formatGvk(rules.gvk));
+  const type = goTypeOfKind(rules);
   if (type === undefined) return { ok: false, error: `unhandled kind: ${formatGvk(rules.gvk)}` };
   const r = decodeGo(type, raw, decodeOptionsOf(profile));
   if (!r.ok) return { ok: false, error: `cannot decode incoming ${which} object: ${r.error}` };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { also, at, isFull, withUncheckedEntries, MAX_HELD_ERROR_PATHS, MAX_RENDERED_ERROR_PATH_CHARS, MAX_RENDERED_ERROR_PATHS, moreErrorsLine, CURRENT_FIELD, errDisallowedFields, errDisallowedUpdateDeprecatedFields, errGeneric, errInvalidArrayValue, errInvalidKeyName, errInvalidValue, errMissingField, errMissingOneOf, errMultipleOneOf, errOutOfBoundsValue, FieldError, filter, renderFieldError, viaField, viaFieldIndex, viaFieldKey, viaIndex, viaKey, type DiagnosticLevel } from "./field-error.js";
+import { also, applySteps, applyStepsPieceByPiece, at, isFull, withUncheckedEntries, MAX_HELD_ERROR_PATHS, MAX_RENDERED_ERROR_PATH_CHARS, MAX_RENDERED_ERROR_PATHS, moreErrorsLine, CURRENT_FIELD, errDisallowedFields, errDisallowedUpdateDeprecatedFields, errGeneric, errInvalidArrayValue, errInvalidKeyName, errInvalidValue, errMissingField, errMissingOneOf, errMultipleOneOf, errOutOfBoundsValue, FieldError, filter, renderFieldError, viaField, viaFieldIndex, viaFieldKey, viaIndex, viaKey, type DiagnosticLevel } from "./field-error.js";
 import { compareByteOrder } from "../go/strings/compare.js";
 import { goFloat64, goSprint, type GoStringer } from "../go/fmt/print.js";
 import { goFormatFloat } from "../go/strconv/ftoa.js";
@@ -1122,5 +1122,23 @@ describe("MAX_RENDERED_ERROR_PATH_CHARS", () => {
     expect(text).not.toContain("c: ");
     expect(text).not.toContain("d: short");
     expect(text.endsWith(`\n${moreErrorsLine(2)}`)).toBe(true);
+  });
+});
+
+describe("applySteps (Go's repeated flatten)", () => {
+  const part = fc.constantFrom("a", "spec", "b.c", "[0]", "[12]", "[a", "b]", "", "[x.y]", ".", "[]", "[", "]", "a[0]", "[k]x", "..", "x.[0]");
+  it("glues plain names and whole indices in one pass as step by step", () => {
+    expect(applySteps("image", [["[0]"], ["containers"], ["spec"]])).toBe("spec.containers[0].image");
+    expect(applySteps("[k]", [[""], ["[0]"], ["a", "b"]])).toBe("a.b[0][k]");
+    expect(applySteps("", [["x"]])).toBe("x");
+  });
+
+  it("writes what the step-by-step flatten writes for any parts", () => {
+    fc.assert(
+      fc.property(part, fc.array(fc.array(part, { maxLength: 3 }), { maxLength: 4 }), (path, steps) => {
+        expect(applySteps(path, steps)).toBe(applyStepsPieceByPiece(path, steps));
+      }),
+      { numRuns: 5000 },
+    );
   });
 });

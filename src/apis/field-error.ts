@@ -630,7 +630,45 @@ function applyStepsToAll(paths: readonly string[], steps: Steps): readonly strin
  * Go's repeated `flatten(append(prefix, path))`. Each step's result is kept as its pieces instead
  * of being joined and re-split: pieces never hold a dot and are never empty, so that is exact.
  */
-function applySteps(path: string, steps: Steps): string {
+export function applySteps(path: string, steps: Steps): string {
+  // Nearly every piece (a part split at its dots) is a plain name or a whole index (`[0]`, `[key]`): then gluing
+  // the pieces in one pass, outermost step first, is what the steps give one at a time.
+  let out = "";
+  for (let s = steps.length - 1; s >= 0; s--) {
+    const step = steps[s] as readonly string[];
+    for (let k = 0; k < step.length; k++) {
+      const next = appendPieces(out, step[k] as string);
+      if (next === undefined) return applyStepsPieceByPiece(path, steps);
+      out = next;
+    }
+  }
+  if (steps.length === 0) return path;
+  return appendPieces(out, path) ?? applyStepsPieceByPiece(path, steps);
+}
+
+/**
+ * `out` with the pieces of `part` (split at its dots, empty ones dropped) joined as pushPiece joins them; undefined
+ * when a piece opens an index it does not close (`[a`): a piece glued onto such a one would start with `[` and end
+ * with `]`, and glue again in a later step, which only the step-by-step flatten does.
+ */
+function appendPieces(out: string, part: string): string | undefined {
+  let start = 0;
+  for (;;) {
+    const dot = part.indexOf(".", start);
+    const end = dot < 0 ? part.length : dot;
+    if (end > start) {
+      const index = part.charCodeAt(start) === 0x5b; /* [ */
+      if (index && part.charCodeAt(end - 1) !== 0x5d /* ] */) return undefined;
+      const piece = start === 0 && end === part.length ? part : part.slice(start, end);
+      out = out === "" ? piece : index ? out + piece : out + "." + piece;
+    }
+    if (dot < 0) return out;
+    start = dot + 1;
+  }
+}
+
+/** applySteps one step at a time (any parts). */
+export function applyStepsPieceByPiece(path: string, steps: Steps): string {
   let pieces: string[] | undefined;
   for (const step of steps) {
     const next: string[] = [];

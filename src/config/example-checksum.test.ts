@@ -1,3 +1,5 @@
+import fc from "fast-check";
+import { crc32 } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { EXAMPLE_EDITED_ERROR, checkExample, exampleChecksum } from "./example-checksum.js";
 
@@ -25,6 +27,21 @@ describe("exampleChecksum (configmap.Checksum)", () => {
   it("trims what Go's strings.TrimSpace trims, not what JavaScript's trim does", () => {
     expect(exampleChecksum("\u0085abc\u0085")).toBe(exampleChecksum("abc"));
     expect(exampleChecksum("\ufeffabc")).not.toBe(exampleChecksum("abc"));
+  });
+
+  it("is the checksum of the regex-trimmed text for any text of spaces, line breaks and letters", () => {
+    // The former implementation: strings.TrimSpace's set as a regex.
+    const space = "[\\t\\n\\v\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]";
+    const trim = new RegExp(`^${space}+|${space}+$`, "g");
+    const reference = (text: string): string => crc32(Buffer.from(text.replace(trim, "").replace(/(?:\r?\n)+/g, "\\n"), "utf8")).toString(16).padStart(8, "0");
+    const char = fc.constantFrom(" ", "\t", "\n", "\r", "\v", "\f", "\u0085", "\u00a0", "\u2000", "\u3000", "\ufeff", "a", "#", "\u00e9");
+    fc.assert(
+      fc.property(fc.array(char, { maxLength: 30 }), (chars) => {
+        const text = chars.join("");
+        expect(exampleChecksum(text)).toBe(reference(text));
+      }),
+      { numRuns: 2000 },
+    );
   });
 });
 

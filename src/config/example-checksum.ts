@@ -4,6 +4,7 @@
  * no longer matches the checksum annotation written at release time was probably edited in the wrong place.
  */
 import { crc32 } from "node:zlib";
+import { goTrimSpace } from "../go/strings/trim.js";
 
 export const EXAMPLE_KEY = "_example";
 export const EXAMPLE_CHECKSUM_ANNOTATION = "knative.dev/example-checksum";
@@ -12,14 +13,12 @@ export const EXAMPLE_CHECKSUM_ANNOTATION = "knative.dev/example-checksum";
 export const EXAMPLE_EDITED_ERROR =
   'the update modifies a key in "_example" which is probably not what you want. Instead, copy the respective setting to the top-level of the ConfigMap, directly below "data"';
 
-// Go's unicode.IsSpace, which strings.TrimSpace uses (unlike JS trim(): U+0085 yes, U+FEFF no).
-const GO_SPACE = "[\\t\\n\\v\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]";
-const TRIM = new RegExp(`^${GO_SPACE}+|${GO_SPACE}+$`, "g");
 const LINE_BREAKS = /(?:\r?\n)+/g;
 
 /** configmap.Checksum: CRC-32 (IEEE) of the trimmed text with each run of line breaks replaced by `\n`, as %08x. */
 export function exampleChecksum(example: string): string {
-  const canonical = example.replace(TRIM, "").replace(LINE_BREAKS, "\\n");
+  // strings.TrimSpace from both ends (a regex anchored at the end would be tried at every position of the text).
+  const canonical = goTrimSpace(example).replace(LINE_BREAKS, "\\n");
   return crc32(Buffer.from(canonical, "utf8")).toString(16).padStart(8, "0");
 }
 

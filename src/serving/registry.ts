@@ -33,14 +33,24 @@ export interface KindRules {
 
 export class KindRegistry {
   private readonly byKey = new Map<string, KindRules>();
+  /** The same rules by kind, then group and version compared: no key string built per request. */
+  private readonly byKind = new Map<string, KindRules[]>();
 
   constructor(kinds: readonly KindRules[]) {
     for (const k of kinds) this.byKey.set(formatGvk(k.gvk), k);
+    for (const k of this.byKey.values()) {
+      const list = this.byKind.get(k.gvk.kind);
+      if (list === undefined) this.byKind.set(k.gvk.kind, [k]);
+      else list.push(k);
+    }
   }
 
   /** Exact match on group, version and kind (case-sensitive, as Go's map lookup). */
   lookup(gvk: GroupVersionKind): KindRules | undefined {
-    return this.byKey.get(formatGvk(gvk));
+    const list = this.byKind.get(gvk.kind);
+    if (list === undefined) return undefined;
+    for (const k of list) if (k.gvk.group === gvk.group && k.gvk.version === gvk.version) return k;
+    return undefined;
   }
 
   all(): KindRules[] {

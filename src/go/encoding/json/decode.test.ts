@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { QUANTITY_FORMAT_ERROR as QUANTITY_ERROR } from "../../apimachinery/quantity.js";
 import { decodeGo, emptyNotNilFields } from "./decode.js";
+import { decodeFirstJsonValue } from "./stream.js";
 import { configMapType, goTypeOf, knativeTypes } from "../../../apis/knative-types.js";
 
 const service = knativeTypes.get("serving.knative.dev/v1, Kind=Service");
@@ -267,5 +268,30 @@ describe("empty but not nil", () => {
     const spec = decodeGo(goTypeOf("core.PodSpec"), { containers: [{ image: "x" }] });
     if (!spec.ok) throw new Error(spec.error);
     expect(emptyNotNilFields(spec.value as object)).toBeUndefined();
+  });
+});
+
+describe("options worked out per struct type", () => {
+  const meta = goTypeOf("meta.ObjectMeta");
+  if (meta.kind !== "struct") throw new Error("ObjectMeta is a struct");
+  const name = meta.exact.get("name");
+  const created = meta.exact.get("creationTimestamp");
+  if (name === undefined || created === undefined) throw new Error("ObjectMeta fields missing");
+
+  it("follows the hidden and omitzero sets of each call, alternating on one type", () => {
+    const input = { name: "a", generateName: "g" };
+    for (let i = 0; i < 3; i++) {
+      expect(decodeGo(meta, input)).toEqual({ ok: true, value: { name: "a", generateName: "g", creationTimestamp: null } });
+      expect(decodeGo(meta, input, { hiddenFields: new Set([name]) })).toEqual({ ok: true, value: { generateName: "g", creationTimestamp: null } });
+      expect(decodeGo(meta, input, { omitZeroFields: new Set([created]) })).toEqual({ ok: true, value: { name: "a", generateName: "g" } });
+      expect(decodeGo(meta, input, { hiddenFields: new Set([name]), omitZeroFields: new Set([created]) })).toEqual({ ok: true, value: { generateName: "g" } });
+    }
+  });
+
+  it("reads a field a case-folded key set before, in any order of exact and folded keys", () => {
+    const labels = (members: string): unknown => decodeGo(meta, (decodeFirstJsonValue(`{${members}}`) as { value: unknown }).value);
+    expect(labels('"labels":{"a":"1"},"LABELS":{"b":"2"}')).toEqual({ ok: true, value: { labels: { a: "1", b: "2" }, creationTimestamp: null } });
+    expect(labels('"Labels":{"a":"1"},"labels":{"b":"2"}')).toEqual({ ok: true, value: { labels: { a: "1", b: "2" }, creationTimestamp: null } });
+    expect(labels('"name":"x","labels":{"a":"1"},"lAbels":{"c":"3"},"labels":{"b":"2"}')).toEqual({ ok: true, value: { name: "x", labels: { a: "1", b: "2", c: "3" }, creationTimestamp: null } });
   });
 });

@@ -25,7 +25,7 @@ import type { GoField, GoType, MapType, SliceType, StructType } from "./types.js
 import { asciiUpper } from "./types.js";
 import { decodeStdBase64 } from "../base64/base64.js";
 import { goTrimSpace } from "../../strings/trim.js";
-import { goString, hasGoStrings } from "./go-strings.js";
+import { goString, hasGoStrings, mayRepeatKeys } from "./go-strings.js";
 import { roundTripRfc3339 } from "../../time/rfc3339.js";
 import { roundTripUrl } from "../../net/url/url.js";
 import { copyJsonValue, hasOwnKeys, isJsonObject, repeatedMembers, setOwn, type JsonObject } from "./json-value.js";
@@ -56,6 +56,8 @@ interface DecodeState {
   tracking: boolean;
   /** Whether strings still need Go's lone-surrogate decoding (goString); see `markGoStrings`. */
   checkStrings: boolean;
+  /** Whether objects may hold REPEATED_MEMBERS (false for a tree markGoStrings says repeats no key). */
+  repeatedKeys: boolean;
   /** errorContext.Struct: the struct whose field is being decoded. */
   struct: string | undefined;
   /** errorContext.FieldStack: JSON names from the root. */
@@ -70,7 +72,7 @@ interface DecodeState {
   rawByReference: boolean;
 }
 
-const state: DecodeState = { savedError: undefined, tracking: false, checkStrings: true, struct: undefined, fields: [], embeddedNames: false, hidden: undefined, omitZero: undefined, rawByReference: false };
+const state: DecodeState = { savedError: undefined, tracking: false, checkStrings: true, repeatedKeys: true, struct: undefined, fields: [], embeddedNames: false, hidden: undefined, omitZero: undefined, rawByReference: false };
 
 /**
  * Decodes `value` (the output of JSON.parse, or of decodeFirstJsonValue: integer literals JSON.parse would round
@@ -112,6 +114,7 @@ export interface DecodeOptions {
 
 export function decodeGo(type: GoType, value: unknown, options: DecodeOptions = {}): GoDecodeResult {
   state.checkStrings = !hasGoStrings(value);
+  state.repeatedKeys = mayRepeatKeys(value);
   state.embeddedNames = options.embeddedFieldNames === true;
   state.hidden = options.hiddenFields;
   state.omitZero = options.omitZeroFields;
@@ -335,15 +338,43 @@ function recordIntOrString(out: JsonObject, field: string, existing: unknown, v:
   fields.set(field, { strVal, intVal });
 }
 
+/** Which of a struct's fields the current options hide or tag omitzero: per type, for the sets it was worked out for. */
+interface StructOptions {
+  readonly hiddenSet: ReadonlySet<GoField> | undefined;
+  readonly omitZeroSet: ReadonlySet<GoField> | undefined;
+  /** `hiddenSet` when it holds one of the struct's fields, else undefined (no field to look up). */
+  readonly hidden: ReadonlySet<GoField> | undefined;
+  /** `omitZeroSet` when it holds one of the struct's fields, else undefined. */
+  readonly omitZero: ReadonlySet<GoField> | undefined;
+}
+
+/** StructOptions of `t` for the current state's sets, worked out once per type and pair of sets (t.decodeMemo). */
+function structOptions(t: StructType): StructOptions {
+  const hiddenSet = state.hidden;
+  const omitZeroSet = state.omitZero;
+  let o = t.decodeMemo as StructOptions | undefined;
+  if (o === undefined || o.hiddenSet !== hiddenSet || o.omitZeroSet !== omitZeroSet) {
+    const holds = (set: ReadonlySet<GoField> | undefined): ReadonlySet<GoField> | undefined => (set !== undefined && t.fields.some((f) => set.has(f)) ? set : undefined);
+    o = { hiddenSet, omitZeroSet, hidden: holds(hiddenSet), omitZero: holds(omitZeroSet) };
+    t.decodeMemo = o;
+  }
+  return o;
+}
+
 function decodeStruct(t: StructType, v: JsonObject, cur: unknown): JsonObject {
   const out: JsonObject = isJsonObject(cur) ? cur : {};
+  const { hidden, omitZero } = structOptions(t);
   // A struct decoded into again (a repeated key) may have recorded fields already.
   let emptyNotNil = out === cur ? EMPTY_NOT_NIL.get(out) : undefined;
   const tracking = state.tracking;
   const outerStruct = state.struct;
   const depth = state.fields.length;
-  const members = repeatedMembers(v);
+  const members = state.repeatedKeys ? repeatedMembers(v) : undefined;
   const keys = members === undefined ? Object.keys(v) : members;
+  // Whether a field may have been set already: in a struct decoded into again, by a repeated key, or by a key that
+  // matched by folding (another key may name the same field). Otherwise every exact key is a different field, and
+  // reading a property the fresh object lacks is skipped.
+  let mayBeSet = out === cur || members !== undefined;
   for (let m = 0; m < keys.length; m++) {
     const member = keys[m]!;
     const key = typeof member === "string" ? member : member[0];
@@ -353,8 +384,9 @@ function decodeStruct(t: StructType, v: JsonObject, cur: unknown): JsonObject {
       if (folded === undefined) continue;
       f = t.folded.get(folded);
       if (f === undefined) continue;
+      mayBeSet = true;
     }
-    if (state.hidden?.has(f) === true) continue;
+    if (hidden?.has(f) === true) continue;
     if (tracking) {
       state.struct = t.shortName;
       if (state.embeddedNames) {
@@ -363,11 +395,11 @@ function decodeStruct(t: StructType, v: JsonObject, cur: unknown): JsonObject {
       }
       state.fields.push(f.name);
     }
-    const existing = out[f.name];
+    const existing = mayBeSet ? out[f.name] : undefined;
     const value = typeof member === "string" ? v[key] : member[1];
     const next = decodeValue(f.type, value, existing);
     if (f.type.kind === "intOrString" && existing !== undefined) recordIntOrString(out, f.name, existing, value, next);
-    if (next === undefined || (f.omitEmpty && isEmpty(f.emptiness, next)) || (state.omitZero?.has(f) === true && isOmitZero(f.type, next))) {
+    if (next === undefined || (f.omitEmpty && isEmpty(f.emptiness, next)) || (omitZero?.has(f) === true && isOmitZero(f.type, next))) {
       // Absent means Go's zero value here; omitempty fields stay absent, others are filled in below.
       if (existing !== undefined) delete out[f.name];
       if (next !== undefined && f.emptiness === "length") {
@@ -385,7 +417,7 @@ function decodeStruct(t: StructType, v: JsonObject, cur: unknown): JsonObject {
       state.struct = outerStruct;
     }
   }
-  for (const f of t.alwaysEmitted) if (out[f.name] === undefined && state.omitZero?.has(f) !== true) out[f.name] = zeroValue(f.type);
+  for (const f of t.alwaysEmitted) if (out[f.name] === undefined && omitZero?.has(f) !== true) out[f.name] = zeroValue(f.type);
   return out;
 }
 
@@ -413,7 +445,7 @@ function decodeSlice(t: SliceType, v: readonly unknown[], cur: unknown): unknown
 
 function decodeMap(t: MapType, v: JsonObject, cur: unknown): JsonObject {
   const out: JsonObject = isJsonObject(cur) ? cur : {};
-  const members = repeatedMembers(v);
+  const members = state.repeatedKeys ? repeatedMembers(v) : undefined;
   if (members !== undefined) {
     // A repeated key: every occurrence decodes in document order, the last one stays.
     for (const [key, value] of members) {

@@ -2,8 +2,9 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { decodeGo, intOrStringHalves } from "./decode.js";
 import { decodeFirstJsonValue } from "./stream.js";
-import { hasRepeatedKeys } from "./repeated-keys.js";
+import { hasRepeatedKeys, structuralColons } from "./repeated-keys.js";
 import { repeatedMembers } from "./json-value.js";
+import { markGoStrings, mayRepeatKeys } from "./go-strings.js";
 import { GoTypeRegistry } from "./types.js";
 
 const registry = new GoTypeRegistry(
@@ -110,6 +111,72 @@ const jsonText: fc.Arbitrary<string> = fc.letrec<{ value: string }>((tie) => ({
     fc.array(fc.tuple(key, tie("value")), { maxLength: 5 }).map((ms) => `{${ms.map(([k, v]) => `"${k}":${v}`).join(",")}}`),
   ),
 })).value;
+
+/** Strings made of the fragments that make a `:` hard to place: escaped quotes and backslashes, brackets, spaces. */
+const trickyString = fc.array(fc.constantFrom("a", ":", "\\\"", "\\\\", ",", "[", "{", "}", " ", "\\u003a", "1"), { maxLength: 5 }).map((parts) => `"${parts.join("")}"`);
+const space = fc.constantFrom("", "", "", " ", "\n ");
+/** JSON text whose keys and strings hold those fragments, with optional whitespace around the separators. */
+const trickyText: fc.Arbitrary<string> = fc.letrec<{ value: string }>((tie) => ({
+  value: fc.oneof(
+    { depthSize: "small", withCrossShrink: true },
+    trickyString,
+    fc.constantFrom("null", "1", "-2.5"),
+    fc.array(fc.tuple(space, tie("value")), { maxLength: 4 }).map((xs) => `[${xs.map(([w, v]) => w + v).join(",")}]`),
+    fc.array(fc.tuple(fc.oneof(trickyString, fc.constantFrom('"a"', '"b"')), space, space, tie("value")), { maxLength: 5 }).map((ms) => `{${ms.map(([k, w1, w2, v]) => `${k}${w1}:${w2}${v}`).join(",")}}`),
+  ),
+})).value;
+
+describe("trees known to repeat no key", () => {
+  it("are decodeFirstJsonValue's values whose text repeats none", () => {
+    const value = (text: string): unknown => (decodeFirstJsonValue(text) as { value: unknown }).value;
+    expect(mayRepeatKeys(value('{"spec":{"a":"1"},"cs":[{"name":"x"}]}'))).toBe(false);
+    expect(mayRepeatKeys(value('{"spec":{"a":"1"},"spec":{"b":"2"}}'))).toBe(true);
+    expect(mayRepeatKeys(value('[{"k":1,"k":2}]'))).toBe(true);
+    expect(mayRepeatKeys({})).toBe(true);
+  });
+
+  it("decode as before; a subtree marked as maybe repeating still merges its repeated keys", () => {
+    const text = '{"spec":{"a":"1"},"spec":{"b":"2"},"labels":{"x":"1"}}';
+    const marked = (decodeFirstJsonValue(`{"object":${text}}`) as { value: { object: unknown } }).value.object;
+    markGoStrings(marked, mayRepeatKeys(marked));
+    expect(decodeGo(S, marked)).toEqual({ ok: true, value: { spec: { a: "1", b: "2" }, cs: null, labels: { x: "1" }, any: null, n: 0 } });
+    const clean = (decodeFirstJsonValue('{"object":{"spec":{"a":"1"},"labels":{"x":"1"}}}') as { value: { object: unknown } }).value.object;
+    markGoStrings(clean, false);
+    expect(decodeGo(S, clean)).toEqual({ ok: true, value: { spec: { a: "1" }, cs: null, labels: { x: "1" }, any: null, n: 0 } });
+  });
+});
+
+describe("telling the `:` of a text apart", () => {
+  it("counts the members of compact texts from the characters before each `:`", () => {
+    expect(structuralColons('{"a":"b:c","c:d":{"d":"x\\":","e\\\\":1,"":2}}')).toBe(5);
+    expect(structuralColons('{"k:{\\"name\\":\\"x\\"}":{},"t":"2024-01-01T00:00:00Z"}')).toBe(2);
+    // A string that may start with `:`, a key that may end with `,`, whitespace before a `:`: not told.
+    expect(structuralColons('{"a":":x"}')).toBe(-1);
+    expect(structuralColons('{"a,":1}')).toBe(-1);
+    expect(structuralColons('{"a" :1}')).toBe(-1);
+    expect(structuralColons('":"')).toBe(-1);
+    expect(structuralColons("[1]")).toBe(-1);
+  });
+
+  it("never miscounts: where it answers, the answer is the number of `:` outside strings", () => {
+    fc.assert(
+      fc.property(trickyText, (text) => {
+        const n = structuralColons(text);
+        const repeats = repeatsAKey(text);
+        if (n !== -1 && !repeats) expect(n).toBe(membersOf(JSON.parse(text)));
+        expect(hasRepeatedKeys(text, JSON.parse(text))).toBe(repeats);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+});
+
+/** The member count of a text without repeated keys. */
+function membersOf(v: unknown): number {
+  if (typeof v !== "object" || v === null) return 0;
+  if (Array.isArray(v)) return v.reduce((n: number, x) => n + membersOf(x), 0);
+  return Object.values(v).reduce((n: number, x) => n + 1 + membersOf(x), 0);
+}
 
 describe("the duplicate-aware parse", () => {
   it("gives JSON.parse's value (exact integers aside) and flags exactly the texts that repeat a key", () => {

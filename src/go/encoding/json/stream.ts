@@ -12,6 +12,7 @@
  */
 import { isUtf8 } from "node:buffer";
 import { exactNumbers, parseJsonExact } from "./json-bigint.js";
+import { markGoStrings } from "./go-strings.js";
 import { hasRepeatedKeys } from "./repeated-keys.js";
 
 export type StreamDecodeResult = { ok: true; value: unknown } | { ok: false; error: string };
@@ -33,7 +34,8 @@ const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
  * key is an own data property and never a prototype; integer literals JSON.parse would round are bigints
  * (json-bigint.ts), as Go reads numbers from their text. No string or key of the value holds a lone
  * surrogate (the text is well-formed UTF-8 and lone surrogate escapes become U+FFFD before parsing),
- * so its strings are already Go's and the value may be passed to markGoStrings. An object whose text repeats a key
+ * so its strings are already Go's and the value may be passed to markGoStrings (a value whose text repeats no key is
+ * marked so already, which says that too, and the subtrees may be marked alike). An object whose text repeats a key
  * keeps the last occurrence as its property (as JSON.parse does) and all occurrences, in document order, under
  * json-value.ts REPEATED_MEMBERS, which the typed decoders walk as Go's decoder does.
  */
@@ -83,7 +85,10 @@ export function decodeFirstJsonValue(body: Buffer | string): StreamDecodeResult 
  */
 function goView(jsonText: string, value: unknown): unknown {
   if (hasRepeatedKeys(jsonText, value)) return parseJsonExact(jsonText, true);
-  return exactNumbers(jsonText, value);
+  const exact = exactNumbers(jsonText, value);
+  // Known here at no cost: no object of the value repeats a key (answerReview passes that on to request.object).
+  markGoStrings(exact, false);
+  return exact;
 }
 
 /**

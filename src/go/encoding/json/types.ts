@@ -66,6 +66,12 @@ export interface StructType extends Named {
    * (`containers` of RevisionSpec → ["PodSpec"]). Go 1.24's decode errors name them in the field path.
    */
   readonly promotedVia: ReadonlyMap<string, readonly string[]>;
+  /**
+   * decode.ts's scratch for this type: which of its fields the options of the latest decode hide or tag omitzero,
+   * worked out once per pair of option sets. A property of the type, not a WeakMap entry, so that reading it costs
+   * one load per struct decoded.
+   */
+  decodeMemo: unknown;
 }
 /** resource.Quantity (custom UnmarshalJSON/MarshalJSON). */
 export interface QuantityType extends Named {
@@ -235,7 +241,7 @@ export class GoTypeRegistry {
     const folded = new Map<string, GoField>();
     const alwaysEmitted: GoField[] = [];
     const promotedVia = new Map<string, readonly string[]>();
-    const t: StructType = { kind: "struct", name, shortName, fields, exact, folded, alwaysEmitted, promotedVia };
+    const t: StructType = { kind: "struct", name, shortName, fields, exact, folded, alwaysEmitted, promotedVia, decodeMemo: undefined };
     // Registered before the fields are resolved so that a self-reference through a pointer or slice works.
     this.cache.set(expr, t);
     const depths: number[] = [];
