@@ -59,7 +59,7 @@ describe("Dockerfile", () => {
   it("runs node with the same flags as bin/duckbill's launcher line and `npm start`", () => {
     const launcher = /exec node (.*?) "\$0" "\$@"/.exec(readFileSync(join(ROOT, "bin", "duckbill"), "utf8"))?.[1]?.split(" ");
     expect(launcher).toEqual(["--max-semi-space-size=4", "--max-old-space-size=384"]);
-    expect(runtime.entrypoint.slice(1, -1)).toEqual(launcher);
+    expect(runtime.entrypoint?.slice(1, -1)).toEqual(launcher);
     expect(pkg.scripts.start).toBe(`node ${launcher!.join(" ")} bin/duckbill serve`);
   });
 });
