@@ -15,7 +15,7 @@
 import { goQuote } from "../go/strconv/quote.js";
 import { isDNS1123Label } from "../go/apimachinery/validation.js";
 import { validatedSelectorFromSetError } from "../go/apimachinery/label-selector.js";
-import { yamlUnmarshalInto, type Decoded, type JsonTarget } from "../go/yaml/yaml-to-json.js";
+import { STRING_MAP_TARGET, STRING_SLICE_TARGET, yamlUnmarshalInto, type Decoded, type JsonTarget } from "../go/yaml/yaml-to-json.js";
 import { FEATURE_FLAGS, type FeatureFlagField } from "./feature-flags.js";
 import { releaseHasFlag } from "./features.js";
 import { DEFAULT_PROFILE, type KnativeProfile } from "./profile.js";
@@ -60,14 +60,13 @@ export const UNSCOPABLE_FLAGS: ReadonlySet<string> = new Set([
 
 const FIELD_OF: ReadonlyMap<string, FeatureFlagField> = new Map(FEATURE_FLAGS.map((f) => [f.key, f.field]));
 
-const STRING: JsonTarget = { kind: "string", type: "string" };
 const SCOPE_TARGET: JsonTarget = {
   kind: "struct",
   type: "config.featureScope",
   name: "featureScope",
   fields: [
-    { json: "selector", target: { kind: "map", type: "map[string]string", elem: STRING } },
-    { json: "namespaces", target: { kind: "slice", type: "[]string", elem: STRING } },
+    { json: "selector", target: STRING_MAP_TARGET },
+    { json: "namespaces", target: STRING_SLICE_TARGET },
   ],
 };
 

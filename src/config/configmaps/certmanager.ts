@@ -5,12 +5,11 @@
  */
 import { lookup } from "../configmap-parse.js";
 import type { ConfigData } from "../types.js";
-import { yamlUnmarshalInto, type JsonTarget } from "../../go/yaml/yaml-to-json.js";
+import { STRING_TARGET, yamlUnmarshalInto, type JsonTarget } from "../../go/yaml/yaml-to-json.js";
 
 export const CERTMANAGER_CONFIG_NAME = "config-certmanager";
 
 const ISSUER_KEYS = ["issuerRef", "clusterLocalIssuerRef", "systemInternalIssuerRef"] as const;
-const STRING_TARGET: JsonTarget = { kind: "string", type: "string" };
 
 const OBJECT_REFERENCE: JsonTarget = {
   kind: "struct",

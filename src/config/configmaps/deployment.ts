@@ -11,7 +11,7 @@ import { asBool, asDuration, asQuantity, asString, lookup } from "../configmap-p
 import { DEFAULT_PROFILE, type KnativeProfile } from "../profile.js";
 import type { ConfigData } from "../types.js";
 import { validatedSelectorFromSetError } from "../../go/apimachinery/label-selector.js";
-import { yamlUnmarshalInto, type Decoded, type JsonTarget } from "../../go/yaml/yaml-to-json.js";
+import { STRING_MAP_TARGET, yamlUnmarshalInto, type Decoded, type JsonTarget } from "../../go/yaml/yaml-to-json.js";
 
 export const DEPLOYMENT_CONFIG_NAME = "config-deployment";
 
@@ -34,7 +34,7 @@ const RUNTIME_CLASS_NAMES: JsonTarget = {
     kind: "struct",
     type: "deployment.RuntimeClassNameLabelSelector",
     name: "RuntimeClassNameLabelSelector",
-    fields: [{ json: "selector", target: { kind: "map", type: "map[string]string", elem: { kind: "string", type: "string" } } }],
+    fields: [{ json: "selector", target: STRING_MAP_TARGET }],
   },
 };
 

@@ -3,19 +3,18 @@
  * `_example` holds YAML for `{selector: map[string]string, type: string}`, read with sigs.k8s.io/yaml.
  */
 import type { ConfigData } from "../types.js";
-import { yamlUnmarshalInto, type JsonTarget } from "../../go/yaml/yaml-to-json.js";
+import { STRING_MAP_TARGET, STRING_TARGET, yamlUnmarshalInto, type JsonTarget } from "../../go/yaml/yaml-to-json.js";
 
 export const DOMAIN_CONFIG_NAME = "config-domain";
 
 const EXAMPLE_KEY = "_example";
-const STRING_TARGET: JsonTarget = { kind: "string", type: "string" };
 
 const DOMAIN_INTERNAL_CONFIG: JsonTarget = {
   kind: "struct",
   type: "config.domainInternalConfig",
   name: "domainInternalConfig",
   fields: [
-    { json: "selector", target: { kind: "map", type: "map[string]string", elem: STRING_TARGET } },
+    { json: "selector", target: STRING_MAP_TARGET },
     { json: "type", target: STRING_TARGET },
   ],
 };

@@ -13,14 +13,13 @@ import type { ConfigData } from "../types.js";
 import { asInt } from "./configmap-ints.js";
 import { checkRenderedDomain } from "./domain-url.js";
 import { goLowerEquals } from "../../go/strings/lower.js";
-import { yamlUnmarshalInto, type JsonTarget } from "../../go/yaml/yaml-to-json.js";
+import { STRING_MAP_TARGET, STRING_SLICE_TARGET, STRING_TARGET, yamlUnmarshalInto, type JsonTarget } from "../../go/yaml/yaml-to-json.js";
 
 export const NETWORK_CONFIG_NAME = "config-network";
 
 const DEFAULT_DOMAIN_TEMPLATE = "{{.Name}}.{{.Namespace}}.{{.Domain}}";
 const DEFAULT_TAG_TEMPLATE = "{{.Tag}}-{{.Name}}";
 
-const STRING_TARGET: JsonTarget = { kind: "string", type: "string" };
 
 /** metav1.LabelSelector as encoding/json sees it. */
 const LABEL_SELECTOR: JsonTarget = {
@@ -28,7 +27,7 @@ const LABEL_SELECTOR: JsonTarget = {
   type: "v1.LabelSelector",
   name: "LabelSelector",
   fields: [
-    { json: "matchLabels", target: { kind: "map", type: "map[string]string", elem: STRING_TARGET } },
+    { json: "matchLabels", target: STRING_MAP_TARGET },
     {
       json: "matchExpressions",
       target: {
@@ -41,7 +40,7 @@ const LABEL_SELECTOR: JsonTarget = {
           fields: [
             { json: "key", target: STRING_TARGET },
             { json: "operator", target: { kind: "string", type: "v1.LabelSelectorOperator" } },
-            { json: "values", target: { kind: "slice", type: "[]string", elem: STRING_TARGET } },
+            { json: "values", target: STRING_SLICE_TARGET },
           ],
         },
       },

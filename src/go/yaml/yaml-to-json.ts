@@ -26,6 +26,11 @@ export type JsonTarget =
       readonly fields: ReadonlyArray<{ readonly json: string; readonly target: JsonTarget }>;
     };
 
+/** Go's `string`, `map[string]string` and `[]string`: the targets most of Knative's ConfigMap structs are built of. */
+export const STRING_TARGET: JsonTarget = { kind: "string", type: "string" };
+export const STRING_MAP_TARGET: JsonTarget = { kind: "map", type: "map[string]string", elem: STRING_TARGET };
+export const STRING_SLICE_TARGET: JsonTarget = { kind: "slice", type: "[]string", elem: STRING_TARGET };
+
 /** A decoded value: string, Map (Go map, null when nil), array (null when nil), or a struct's fields by JSON name. */
 export type Decoded = string | null | ReadonlyMap<string, Decoded> | readonly Decoded[] | { readonly [field: string]: Decoded };
 
