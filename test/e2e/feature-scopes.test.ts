@@ -12,6 +12,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   awaitWebhookServing,
+  CRD_RELEASE as RELEASE,
   installCrds,
   installSystemBase,
   knativeConfigMap,
@@ -21,17 +22,16 @@ import {
   run,
   SECURITY_WARNING,
   startDuckbill,
+  SYSTEM_NAMESPACE as SYSTEM_NS,
   waitFor,
   writeTokenKubeconfig,
   type Cluster,
   type Duckbill,
 } from "./harness.js";
 
-const SYSTEM_NS = "knative-serving";
 const TEAM_A = "team-a";
 const TEAM_B = "team-b";
 const EXTERNAL = process.env.E2E_KUBECONFIG;
-const RELEASE = "1.23.0";
 const AFFINITY = "kubernetes.podspec-affinity";
 const RUNTIME = "kubernetes.podspec-runtimeclassname";
 const WEBHOOK = "validation.webhook.serving.knative.dev";

@@ -12,6 +12,15 @@ import { request } from "node:https";
 
 export const REPO = join(import.meta.dirname, "..", "..");
 
+/** The namespace the webhook's Secret, ConfigMaps and Leases live in (manifests/standalone/100-namespace.yaml). */
+export const SYSTEM_NAMESPACE = "knative-serving";
+
+/**
+ * The Knative release the suites' CRDs are labelled with (as Knative's serving-crds.yaml labels them): Duckbill
+ * runs with --knative-version auto, its default, and must answer as this release.
+ */
+export const CRD_RELEASE = "1.23.0";
+
 export interface RunResult {
   readonly code: number | null;
   readonly stdout: string;
@@ -295,7 +304,7 @@ export function knativeConfigMap(name: string, component: string, data: Record<s
 kind: ConfigMap
 metadata:
   name: ${name}
-  namespace: knative-serving
+  namespace: ${SYSTEM_NAMESPACE}
   labels:
     app.kubernetes.io/name: knative-serving
     app.kubernetes.io/component: ${component}
@@ -316,7 +325,7 @@ export const SECURITY_WARNING =
  */
 export async function awaitWebhookServing(kubectl: (args: readonly string[]) => Promise<RunResult>, kubectlOk: KubectlOk, webhookUrl: string, probeFile: string): Promise<void> {
   await waitFor("webhook-certs filled and the three configurations reconciled", 60_000, async () => {
-    const secret = JSON.parse(await kubectlOk(["get", "secret", "webhook-certs", "-n", "knative-serving", "-o", "json"])) as { data?: Record<string, string> };
+    const secret = JSON.parse(await kubectlOk(["get", "secret", "webhook-certs", "-n", SYSTEM_NAMESPACE, "-o", "json"])) as { data?: Record<string, string> };
     const ca = secret.data?.["ca-cert.pem"];
     if (ca === undefined) return undefined;
     const configs = await clientConfigs(kubectlOk);

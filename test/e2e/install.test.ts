@@ -18,12 +18,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseAllDocuments } from "yaml";
 import { installBlocks, type BlockName } from "../manifests/install-doc.js";
 import { key } from "../manifests/kustomize.js";
-import { buildHarness, REPO, run, startCluster, type Cluster, type HarnessBuild, type RunResult } from "./harness.js";
+import { buildHarness, REPO, run, startCluster, SYSTEM_NAMESPACE as NS, type Cluster, type HarnessBuild, type RunResult } from "./harness.js";
 import { knativeServingCore } from "./knative-release.js";
 
 type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- objects are read as loose JSON
 
-const NS = "knative-serving";
 const BLOCKS = installBlocks();
 
 const SHIM = `#!/usr/bin/env bash

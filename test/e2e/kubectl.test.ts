@@ -18,6 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   awaitWebhookServing,
   buildHarness,
+  CRD_RELEASE as RELEASE,
   installCrds,
   installSystemBase,
   knativeConfigMap,
@@ -25,6 +26,7 @@ import {
   REPO,
   run,
   SECURITY_WARNING,
+  SYSTEM_NAMESPACE as SYSTEM_NS,
   servedFingerprint,
   startCluster,
   startDuckbill,
@@ -39,15 +41,9 @@ import {
 type Obj = Record<string, unknown>;
 
 const NS = "duckbill-e2e";
-const SYSTEM_NS = "knative-serving";
 const ALICE = "e2e-alice";
 const BOB = "e2e-bob";
 const EXTERNAL = process.env.E2E_KUBECONFIG;
-/**
- * The Knative release the suite's CRDs are labelled with (as Knative's serving-crds.yaml labels them): Duckbill
- * runs with --knative-version auto, its default, and must answer as this release.
- */
-const RELEASE = "1.23.0";
 const CRD_SELECTOR = "knative.dev/crd-install=true";
 
 let work = "";
