@@ -63,5 +63,5 @@ EXPOSE 8443 9090
 # instead of ≈ 250 MB (new space 8 MB instead of 128 MB; `node bench/memory.mjs --node <Node 24>`, 2026-11-26); on
 # Node 20 94–97 MB instead of ≈ 118 MB at 500–2,000 req/s, with no throughput change beyond the noise
 # (bench/README.md).
-ENTRYPOINT ["/nodejs/bin/node", "--max-semi-space-size=4", "--max-old-space-size=384", "bin/duckbill"]
+ENTRYPOINT ["/nodejs/bin/node", "--max-semi-space-size=4", "--max-old-space-size=384", "--no-maglev", "bin/duckbill"]
 CMD ["serve"]

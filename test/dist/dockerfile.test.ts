@@ -53,14 +53,14 @@ describe("Dockerfile", () => {
 
   it("runs as a non-root user, `duckbill serve` through the launcher", () => {
     expect(runtime.image).toContain(":nonroot@");
-    expect(runtime.entrypoint).toEqual(["/nodejs/bin/node", "--max-semi-space-size=4", "--max-old-space-size=384", "bin/duckbill"]);
+    expect(runtime.entrypoint).toEqual(["/nodejs/bin/node", "--max-semi-space-size=4", "--max-old-space-size=384", "--no-maglev", "bin/duckbill"]);
     expect(runtime.cmd).toEqual(["serve"]);
   });
 
   it("runs node with the same flags as bin/duckbill's launcher line and `npm start`", () => {
     // The bench reads the flags from the launcher line too (bench/lib/paths.mjs), so its servers and the floor run as the image does.
     const launcher = IMAGE_NODE_FLAGS.split(" ");
-    expect(launcher).toEqual(["--max-semi-space-size=4", "--max-old-space-size=384"]);
+    expect(launcher).toEqual(["--max-semi-space-size=4", "--max-old-space-size=384", "--no-maglev"]);
     expect(runtime.entrypoint?.slice(1, -1)).toEqual(launcher);
     expect(pkg.scripts.start).toBe(`node ${launcher.join(" ")} bin/duckbill serve`);
   });

@@ -40,7 +40,7 @@ describe("bin/duckbill", () => {
   it("starts with a plain /bin/sh line, no `env -S`", () => {
     const [first, second] = readFileSync(BIN, "utf8").split("\n");
     expect(first).toBe("#!/bin/sh");
-    expect(second).toMatch(/exec node --max-semi-space-size=4 --max-old-space-size=384 "\$0" "\$@"/);
+    expect(second).toMatch(/exec node --max-semi-space-size=4 --max-old-space-size=384 --no-maglev "\$0" "\$@"/);
   });
 
   it.each([
@@ -73,7 +73,7 @@ describe("bin/duckbill", () => {
       // ... with its generated CA in the directory named by the odd argument: it arrived in one piece.
       expect(existsSync(join(certDir, "ca.crt"))).toBe(true);
       const argv = readFileSync(`/proc/${child.pid}/cmdline`, "utf8").split("\0").slice(0, -1);
-      expect(argv.slice(1)).toEqual(["--max-semi-space-size=4", "--max-old-space-size=384", BIN, ...args]);
+      expect(argv.slice(1)).toEqual(["--max-semi-space-size=4", "--max-old-space-size=384", "--no-maglev", BIN, ...args]);
       expect(argv[0]).toMatch(/(^|\/)node$/);
       // The pid spawn returned is node's own, no shell in between: a signal to it drains the webhook, exit 0 (serve
       // handles SIGTERM from before it starts listening, src/cli/main.ts).

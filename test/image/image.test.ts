@@ -310,7 +310,7 @@ describe("the image", () => {
 
   it("runs as uid 65532 `duckbill serve` through the launcher", () => {
     expect(config.User).toBe("65532:65532");
-    expect(config.Entrypoint).toEqual(["/nodejs/bin/node", "--max-semi-space-size=4", "--max-old-space-size=384", "bin/duckbill"]);
+    expect(config.Entrypoint).toEqual(["/nodejs/bin/node", "--max-semi-space-size=4", "--max-old-space-size=384", "--no-maglev", "bin/duckbill"]);
     expect(config.Cmd).toEqual(["serve"]);
   });
 
@@ -401,7 +401,7 @@ describe("run as the Deployment runs it, as the webhook of a real kube-apiserver
     const env: NodeJS.ProcessEnv = { ...process.env, ...deploymentEnv(`duckbill-${key}`), WEBHOOK_PORT: String(port), DUCKBILL_METRICS_PORT: String(metrics), DUCKBILL_GENERATED_CERT_DIR: join(work, `certs-${key}`), DUCKBILL_WEBHOOK_URL: `https://127.0.0.1:${first.port}`, DUCKBILL_DRAIN_TIMEOUT: "1s" };
     delete env.NODE_OPTIONS;
     const spawnedAt = Date.now();
-    const child = spawn(node, ["--max-semi-space-size=4", "--max-old-space-size=384", join(REPO, "bin", "duckbill"), "serve", "--kubeconfig", duckbillKubeconfig], { env, stdio: "ignore" });
+    const child = spawn(node, ["--max-semi-space-size=4", "--max-old-space-size=384", "--no-maglev", join(REPO, "bin", "duckbill"), "serve", "--kubeconfig", duckbillKubeconfig], { env, stdio: "ignore" });
     try {
       await waitFor(`${key} ready`, 60_000, async () => ((await probe(port)) === 200 ? true : undefined), 50);
       figures[key] = { node: (await run(node, ["--version"])).stdout.trim(), startToFirstAnswerMs: Date.now() - spawnedAt, ...(await measure(child.pid!, port, ca)) };
