@@ -12,7 +12,7 @@
 // A dynamic import() of a CommonJS package loses its named exports in the bundle (esbuild's interop:
 // `X509CertificateGenerator` was undefined and serve could not start without certificates; test/cli and test/dist
 // caught it): such packages are imported statically by a module of ours that is itself imported on demand
-// (src/certs/x509-lib.ts).
+// (src/certs/certificate-signing.ts).
 import { build } from "esbuild";
 import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";

@@ -1,9 +1,10 @@
 /**
  * A worker thread that answers requests, started when one is made and ended when idle, each request bound in time
- * and the thread in old-generation heap; file-parser.ts parses configuration files on one. Requests go to the
- * thread as `{ ...request, id }` and answers come back carrying the same `id`; a request that gets none fails with
- * the reason (RequestThreadFailure), and so does every other request waiting then: the thread is stopped, and the
- * next request starts a new one. While requests wait the thread holds the process open; idle, it does not.
+ * and the thread in old-generation heap: file-parser.ts parses configuration files on one, src/certs/
+ * certificate-issuer.ts issues certificates on one. Requests go to the thread as `{ ...request, id }` and answers
+ * come back carrying the same `id`; a request that gets none fails with the reason (RequestThreadFailure), and so
+ * does every other request waiting then: the thread is stopped, and the next request starts a new one. While
+ * requests wait the thread holds the process open; idle, it does not.
  */
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
