@@ -6,9 +6,10 @@
  * most, so the library is loaded on a thread that starts when a certificate is to be issued and ends shortly after,
  * bound in time and heap. Requests and answers are PEM strings and dates.
  *
- * The thread runs the built certificate-worker.js beside this module (dist/certs/), as
- * src/config/sources/file-parser.ts does its parser. Where that script is not (sources run by vitest), certificates
- * are issued in line. The thread itself (start, bounds, idle end) is src/config/sources/request-thread.ts's.
+ * The thread runs the built certificate-worker.js beside this module (dist/certs/ or, bundled, dist/bundle/:
+ * scripts/bundle.mjs gives it its own entry), as src/config/sources/file-parser.ts does its parser. Where that
+ * script is not (sources run by vitest), certificates are issued in line; the bundle has no in-line path
+ * (scripts/bundle.mjs). The thread itself (start, bounds, idle end) is src/config/sources/request-thread.ts's.
  *
  * What needs no X.509 library stays on the caller's thread: Knative's names, which keys can sign, and the checks of
  * generateTlsMaterial's options.
