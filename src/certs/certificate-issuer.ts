@@ -2,9 +2,10 @@
  * Issues Knative-shaped certificates (knative.dev/pkg webhook/certificates/resources/certs.go: CreateCerts; what
  * they hold: certificate-signing.ts) on a short-lived worker thread. The X.509 library that builds them
  * (@peculiar/x509 with asn1js, tsyringe and their dependencies) stays in the isolate that loads it for the life of
- * the process, about 2 MB of source, code and objects; a serving process issues at start and every few days at
- * most, so the library is loaded on a thread that starts when a certificate is to be issued and ends shortly after,
- * bound in time and heap. Requests and answers are PEM strings and dates.
+ * the process: ≈ 3 MB of live heap in a serving process at rest (docs/adr/0013-image-and-node-versions.md). A
+ * serving process issues at start and every few days at most, so the library is loaded on a thread that starts when
+ * a certificate is to be issued and ends shortly after, bound in time and heap. Requests and answers are PEM strings
+ * and dates.
  *
  * The thread runs the built certificate-worker.js beside this module (dist/certs/ or, bundled, dist/bundle/:
  * scripts/bundle.mjs gives it its own entry), as src/config/sources/file-parser.ts does its parser. Where that
