@@ -3,7 +3,7 @@
 // dist/bundle/, which bin/duckbill runs. Startup is dominated by module resolution and loading (hundreds of
 // ESM and CommonJS files: our own modules, Fastify's dependency tree, ajv, pino); one bundle with a few
 // chunks loads in a fraction of that (bench/README.md, "Startup"). Code splitting keeps the lazy imports
-// lazy: `admit`, `check`, certificate generation and the cluster client load only when used.
+// lazy: `admit`, `check` and the cluster client load only when used (certificate generation: on its own thread, below).
 // Every dependency is bundled, @kubernetes/client-node included (in the chunks cluster mode loads on demand), so the
 // bundle runs without node_modules: the image copies dist/bundle/ and nothing else of the dependencies (Dockerfile;
 // test/dist/image.test.ts runs that tree). The only imports left are Node's built-ins and three optional packages
@@ -12,7 +12,12 @@
 // A dynamic import() of a CommonJS package loses its named exports in the bundle (esbuild's interop:
 // `X509CertificateGenerator` was undefined and serve could not start without certificates; test/cli and test/dist
 // caught it): such packages are imported statically by a module of ours that is itself imported on demand
-// (src/certs/x509-lib.ts).
+// (src/certs/certificate-signing.ts).
+// Certificates are issued on a worker thread, its own entry below (src/certs/certificate-issuer.ts), so that the
+// X.509 library never enters a serving process's heap. The issuer's in-line fallback, for sources run without a
+// build, imports the signing module on demand; in the bundle that import would put the library into the CLI's graph
+// (a chunk any process could load), so here it resolves to a module that says the thread's script is missing, the
+// only case in which the bundle would take that path. test/dist/certificate-thread.test.ts checks the graph.
 import { build } from "esbuild";
 import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
@@ -41,10 +46,29 @@ function buildCommit() {
 }
 const commit = buildCommit();
 
+const issuanceOnItsThread = {
+  name: "issuance-on-its-thread",
+  setup(b) {
+    b.onResolve({ filter: /^\.\/certificate-signing\.js$/ }, (args) =>
+      args.kind === "dynamic-import" && args.importer.endsWith(join("dist", "certs", "certificate-issuer.js")) ? { path: "certificate-signing-in-line", namespace: "duckbill" } : undefined,
+    );
+    b.onLoad({ filter: /^certificate-signing-in-line$/, namespace: "duckbill" }, () => ({
+      contents: 'export function sign() { return Promise.reject(new Error("certificate issuance runs on its own thread, and its script certificate-worker.js is missing beside the bundle")); }',
+      loader: "js",
+    }));
+  },
+};
+
 const result = await build({
   absWorkingDir: root,
-  // The thread that parses --config-dir files (src/config/sources/file-parser.ts) loads its own entry beside the chunks.
-  entryPoints: { index: "dist/cli/index.js", "config-file-worker": "dist/config/sources/config-file-worker.js" },
+  // The threads that parse --config-dir files (src/config/sources/file-parser.ts) and issue certificates
+  // (src/certs/certificate-issuer.ts) load their own entries beside the chunks.
+  entryPoints: {
+    index: "dist/cli/index.js",
+    "config-file-worker": "dist/config/sources/config-file-worker.js",
+    "certificate-worker": "dist/certs/certificate-worker.js",
+  },
+  plugins: [issuanceOnItsThread],
   outdir,
   bundle: true,
   splitting: true,

@@ -1,35 +1,27 @@
 /**
- * Issues Knative-shaped certificates (knative.dev/pkg webhook/certificates/resources/certs.go: CreateCerts) with
- * @peculiar/x509 over WebCrypto: ECDSA P-256 keys, SHA-256
- * signatures, random 128-bit serials, subject `O=knative.dev, CN=<svc>.<ns>.svc` for the CA and the serving
- * certificate alike, told apart by Subject/Authority Key Identifiers as Go's crypto/x509 does. The serving
- * certificate carries its own Subject Key Identifier too: without one, OpenSSL (Node, curl) sees a certificate whose
- * subject equals its issuer and whose AKI cannot be disproved, and takes it for self-signed.
+ * Issues Knative-shaped certificates (knative.dev/pkg webhook/certificates/resources/certs.go: CreateCerts; what
+ * they hold: certificate-signing.ts) on a short-lived worker thread. The X.509 library that builds them
+ * (@peculiar/x509 with asn1js, tsyringe and their dependencies) stays in the isolate that loads it for the life of
+ * the process: ≈ 3 MB of live heap in a serving process at rest (docs/adr/0013-image-and-node-versions.md). A
+ * serving process issues at start and every few days at most, so the library is loaded on a thread that starts when
+ * a certificate is to be issued and ends shortly after, bound in time and heap. Requests and answers are PEM strings
+ * and dates.
+ *
+ * The thread runs the built certificate-worker.js beside this module (dist/certs/ or, bundled, dist/bundle/:
+ * scripts/bundle.mjs gives it its own entry), as src/config/sources/file-parser.ts does its parser. Where that
+ * script is not (sources run by vitest), certificates are issued in line; the bundle has no in-line path
+ * (scripts/bundle.mjs). The thread itself (start, bounds, idle end) is src/config/sources/request-thread.ts's.
+ *
+ * What needs no X.509 library stays on the caller's thread: Knative's names, which keys can sign, and the checks of
+ * generateTlsMaterial's options.
  */
-import { createPrivateKey, webcrypto } from "node:crypto";
 import { isIP } from "node:net";
-import type { GeneratedTlsMaterial, GenerateOptions } from "./tls-material.js";
+import { builtScriptExists, RequestThread, RequestThreadFailure, type RequestThreadBounds, type RequestThreadOptions, type ThreadFailure } from "../config/sources/request-thread.js";
+import type { SignRequest } from "./certificate-signing.js";
+import type { GeneratedTlsMaterial, GenerateOptions, IssueOptions, KeyAndCertificate } from "./tls-material.js";
 
-export interface KeyAndCertificate {
-  /** PEM certificate. */
-  readonly cert: string;
-  /** PKCS#8 PEM private key (`-----BEGIN PRIVATE KEY-----`). */
-  readonly key: string;
-}
-
-export interface IssueOptions {
-  readonly commonName: string;
-  readonly dnsNames: readonly string[];
-  readonly ips?: readonly string[];
-  /** Whole seconds are kept (X.509 times have no finer precision). */
-  readonly notBefore: Date;
-  readonly notAfter: Date;
-}
-
-const ORGANIZATION = "knative.dev";
-const EC_KEY: webcrypto.EcKeyGenParams = { name: "ECDSA", namedCurve: "P-256" };
-const SIGNING: webcrypto.EcdsaParams = { name: "ECDSA", hash: "SHA-256" };
-const NODE_CURVES: Record<string, string> = { prime256v1: "P-256", secp384r1: "P-384", secp521r1: "P-521" };
+export { canSignWith } from "./signing-key.js";
+export type { IssueOptions, KeyAndCertificate } from "./tls-material.js";
 
 /** Knative's CN: `<svc>.<ns>.svc`. */
 export function knativeCommonName(serviceName: string, namespace: string): string {
@@ -42,111 +34,119 @@ export function knativeDnsNames(serviceName: string, namespace: string, clusterD
   return [serviceName, fqdn, `${fqdn}.svc`, `${fqdn}.svc.${clusterDomain}`];
 }
 
-type X509Module = typeof import("@peculiar/x509");
-let x509Module: Promise<X509Module> | undefined;
-
-/** Loaded on first use: the X.509 stack costs a few hundred ms to import and most processes never issue. */
-function x509(): Promise<X509Module> {
-  x509Module ??= import("./x509-lib.js").then((m) => m.x509);
-  return x509Module;
+export interface CertificateIssuer {
+  /** A self-signed CA: IsCA, CertSign|DigitalSignature, ServerAuth+ClientAuth, the service's names (Knative's template). */
+  createCa(o: IssueOptions): Promise<KeyAndCertificate>;
+  /** A serving certificate signed by `ca`: DigitalSignature, ServerAuth, a fresh P-256 key. */
+  issueServingCertificate(ca: KeyAndCertificate, o: IssueOptions): Promise<KeyAndCertificate>;
+  /** Ends the thread now; what it has not answered fails. */
+  close(): Promise<void>;
 }
 
-function wholeSeconds(d: Date): Date {
-  return new Date(Math.floor(d.getTime() / 1000) * 1000);
+/** A request to the thread (certificate-worker.ts). */
+export type IssueRequest = SignRequest & { readonly id: number };
+/** Its answer: the certificate and key, or what failed (the message the in-line issuer would have thrown). */
+export type IssueResult = { readonly id: number; readonly cert: string; readonly key: string } | { readonly id: number; readonly error: string };
+
+/** What crosses to the thread: the PEM strings, names and dates, nothing else of the caller's objects. */
+function signRequest(ca: KeyAndCertificate | undefined, o: IssueOptions): SignRequest {
+  const options: IssueOptions = { commonName: o.commonName, dnsNames: [...o.dnsNames], ips: [...(o.ips ?? [])], notBefore: o.notBefore, notAfter: o.notAfter };
+  return ca === undefined ? { kind: "ca", options } : { kind: "serving", ca: { cert: ca.cert, key: ca.key }, options };
 }
 
-function pem(label: string, der: ArrayBuffer): string {
-  const b64 = Buffer.from(der).toString("base64");
-  return `-----BEGIN ${label}-----\n${b64.replace(/.{1,64}/g, "$&\n")}-----END ${label}-----\n`;
+let signing: Promise<typeof import("./certificate-signing.js")> | undefined;
+
+async function signInLine(r: SignRequest): Promise<KeyAndCertificate> {
+  signing ??= import("./certificate-signing.js");
+  return (await signing).sign(r);
 }
 
-/** `O=knative.dev, CN=<cn>`, in that order (Go's pkix.Name puts O before CN). */
-function subjectName(commonName: string): Record<string, string[]>[] {
-  return [{ O: [ORGANIZATION] }, { CN: [commonName] }];
+/** Issues in line (on the caller's thread), loading the X.509 library into it on first use. */
+export const inlineIssuer: CertificateIssuer = {
+  createCa: (o) => signInLine(signRequest(undefined, o)),
+  issueServingCertificate: (ca, o) => signInLine(signRequest(ca, o)),
+  close: () => Promise.resolve(),
+};
+
+/** The issuing thread's bounds and script. */
+export type IssuerThreadOptions = RequestThreadOptions;
+
+// Loading the library takes a few hundred ms on a busy machine and a certificate a few ms: 30 s is for a stuck
+// thread. One thread issues the two certificates generateTlsMaterial and a rotation step ask for one after the other.
+// Loading and issuing take between 4 and 8 MB of old generation (Node 20).
+const BOUNDS: RequestThreadBounds = { timeoutMs: 30_000, idleMs: 1_000, maxHeapMb: 64 };
+
+/** The message issuance fails with when the thread gave no answer. */
+function notIssued(f: ThreadFailure<SignRequest>): string {
+  switch (f.kind) {
+    case "timeout":
+      return `certificates were not issued within ${f.ms} ms`;
+    case "memory":
+      return `certificate issuance needed more than ${f.mb} MB on its thread`;
+    case "error":
+      return `certificate issuance failed on its thread: ${f.message}`;
+    case "exited":
+      return "the certificate issuing thread exited";
+    case "closed":
+      return "the certificate issuer closed";
+  }
 }
 
-function subjectAltNames(o: IssueOptions): { type: "dns" | "ip"; value: string }[] {
-  return [...o.dnsNames.map((value) => ({ type: "dns" as const, value })), ...(o.ips ?? []).map((value) => ({ type: "ip" as const, value }))];
+class ThreadIssuer implements CertificateIssuer {
+  private readonly thread: RequestThread<SignRequest, IssueResult>;
+
+  constructor(script: URL, opts: IssuerThreadOptions) {
+    this.thread = new RequestThread(script, opts, BOUNDS);
+  }
+
+  createCa(o: IssueOptions): Promise<KeyAndCertificate> {
+    return this.issue(signRequest(undefined, o));
+  }
+
+  issueServingCertificate(ca: KeyAndCertificate, o: IssueOptions): Promise<KeyAndCertificate> {
+    return this.issue(signRequest(ca, o));
+  }
+
+  async close(): Promise<void> {
+    this.thread.close();
+  }
+
+  private async issue(request: SignRequest): Promise<KeyAndCertificate> {
+    let r: IssueResult;
+    try {
+      r = await this.thread.request(request);
+    } catch (err) {
+      throw err instanceof RequestThreadFailure ? new Error(notIssued((err as RequestThreadFailure<SignRequest>).failure)) : err;
+    }
+    if ("error" in r) throw new Error(r.error);
+    return { cert: r.cert, key: r.key };
+  }
+}
+
+const BUILT_WORKER = new URL("./certificate-worker.js", import.meta.url);
+
+/** Issues on a worker thread when the built worker script is there, else in line. */
+export function certificateIssuer(opts: IssuerThreadOptions = {}): CertificateIssuer {
+  const script = opts.script ?? BUILT_WORKER;
+  return builtScriptExists(script) ? new ThreadIssuer(script, opts) : inlineIssuer;
+}
+
+let processIssuer: CertificateIssuer | undefined;
+
+/** The process's issuer, made on first use: its thread starts only when a certificate is issued. */
+function defaultIssuer(): CertificateIssuer {
+  processIssuer ??= certificateIssuer();
+  return processIssuer;
 }
 
 /** A self-signed CA: IsCA, CertSign|DigitalSignature, ServerAuth+ClientAuth, the service's names (Knative's template). */
-export async function createCa(o: IssueOptions): Promise<KeyAndCertificate> {
-  const x = await x509();
-  const keys = (await webcrypto.subtle.generateKey(EC_KEY, true, ["sign", "verify"])) as webcrypto.CryptoKeyPair;
-  const name = subjectName(o.commonName);
-  const cert = await x.X509CertificateGenerator.create(
-    {
-      subject: name,
-      issuer: name,
-      notBefore: wholeSeconds(o.notBefore),
-      notAfter: wholeSeconds(o.notAfter),
-      publicKey: keys.publicKey,
-      signingKey: keys.privateKey,
-      signingAlgorithm: SIGNING,
-      extensions: [
-        new x.BasicConstraintsExtension(true, undefined, true),
-        new x.KeyUsagesExtension(x.KeyUsageFlags.keyCertSign | x.KeyUsageFlags.digitalSignature, true),
-        new x.ExtendedKeyUsageExtension([x.ExtendedKeyUsage.serverAuth, x.ExtendedKeyUsage.clientAuth]),
-        await x.SubjectKeyIdentifierExtension.create(keys.publicKey, false, webcrypto),
-        new x.SubjectAlternativeNameExtension(subjectAltNames(o)),
-      ],
-    },
-    webcrypto,
-  );
-  return { cert: cert.toString("pem") + "\n", key: pem("PRIVATE KEY", await webcrypto.subtle.exportKey("pkcs8", keys.privateKey)) };
+export function createCa(o: IssueOptions): Promise<KeyAndCertificate> {
+  return defaultIssuer().createCa(o);
 }
 
 /** A serving certificate signed by `ca`: DigitalSignature, ServerAuth, a fresh P-256 key. */
-export async function issueServingCertificate(ca: KeyAndCertificate, o: IssueOptions): Promise<KeyAndCertificate> {
-  const x = await x509();
-  const caCert = new x.X509Certificate(ca.cert);
-  const signingKey = await importSigningKey(ca.key);
-  const keys = (await webcrypto.subtle.generateKey(EC_KEY, true, ["sign", "verify"])) as webcrypto.CryptoKeyPair;
-  const caKeyId = caCert.getExtension(x.SubjectKeyIdentifierExtension)?.keyId;
-  const cert = await x.X509CertificateGenerator.create(
-    {
-      subject: subjectName(o.commonName),
-      issuer: caCert.subjectName,
-      notBefore: wholeSeconds(o.notBefore),
-      notAfter: wholeSeconds(o.notAfter),
-      publicKey: keys.publicKey,
-      signingKey,
-      signingAlgorithm: SIGNING,
-      extensions: [
-        new x.BasicConstraintsExtension(false, undefined, true),
-        new x.KeyUsagesExtension(x.KeyUsageFlags.digitalSignature, true),
-        new x.ExtendedKeyUsageExtension([x.ExtendedKeyUsage.serverAuth]),
-        await x.SubjectKeyIdentifierExtension.create(keys.publicKey, false, webcrypto),
-        caKeyId === undefined
-          ? await x.AuthorityKeyIdentifierExtension.create(caCert.publicKey, false, webcrypto)
-          : new x.AuthorityKeyIdentifierExtension(caKeyId),
-        new x.SubjectAlternativeNameExtension(subjectAltNames(o)),
-      ],
-    },
-    webcrypto,
-  );
-  return { cert: cert.toString("pem") + "\n", key: pem("PRIVATE KEY", await webcrypto.subtle.exportKey("pkcs8", keys.privateKey)) };
-}
-
-/** The CA key as a WebCrypto signing key; only EC keys on the NIST curves can sign here. */
-async function importSigningKey(keyPem: string): Promise<webcrypto.CryptoKey> {
-  const node = createPrivateKey(keyPem);
-  const curve = NODE_CURVES[node.asymmetricKeyDetails?.namedCurve ?? ""];
-  if (node.asymmetricKeyType !== "ec" || curve === undefined) {
-    throw new Error(`the CA key must be an ECDSA key on P-256, P-384 or P-521, got ${node.asymmetricKeyType ?? "an unknown key type"}`);
-  }
-  const der = node.export({ format: "der", type: "pkcs8" });
-  return webcrypto.subtle.importKey("pkcs8", der, { name: "ECDSA", namedCurve: curve }, false, ["sign"]);
-}
-
-/** Whether `keyPem` can sign with importSigningKey (for deciding whether a CA is usable before trying). */
-export function canSignWith(keyPem: string): boolean {
-  try {
-    const node = createPrivateKey(keyPem);
-    return node.asymmetricKeyType === "ec" && NODE_CURVES[node.asymmetricKeyDetails?.namedCurve ?? ""] !== undefined;
-  } catch {
-    return false;
-  }
+export function issueServingCertificate(ca: KeyAndCertificate, o: IssueOptions): Promise<KeyAndCertificate> {
+  return defaultIssuer().issueServingCertificate(ca, o);
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -158,7 +158,7 @@ const DAY_MS = 86_400_000;
  * Generates a fresh ECDSA P-256 CA and a serving certificate it signs, both SHA-256, shaped like Knative's
  * (resources/certs.go) plus `localhost`/`127.0.0.1` so a standalone webhook is reachable locally.
  */
-export async function generateTlsMaterial(opts: GenerateOptions = {}): Promise<GeneratedTlsMaterial> {
+export async function generateTlsMaterial(opts: GenerateOptions = {}, issuer: CertificateIssuer = defaultIssuer()): Promise<GeneratedTlsMaterial> {
   const serviceName = opts.serviceName ?? "webhook";
   const namespace = opts.namespace ?? "knative-serving";
   const clusterDomain = opts.clusterDomain ?? "cluster.local";
@@ -194,8 +194,8 @@ export async function generateTlsMaterial(opts: GenerateOptions = {}): Promise<G
   const ips = uniq(["127.0.0.1", ...(opts.extraIps ?? [])]);
   // Knative's shape: the CA has the serving certificate's subject and names; key identifiers tell them apart.
   const names = { commonName: knativeCommonName(serviceName, namespace), dnsNames, ips };
-  const ca = await createCa({ ...names, notBefore, notAfter: caNotAfter });
-  const server = await issueServingCertificate(ca, { ...names, notBefore, notAfter: certNotAfter });
+  const ca = await issuer.createCa({ ...names, notBefore, notAfter: caNotAfter });
+  const server = await issuer.issueServingCertificate(ca, { ...names, notBefore, notAfter: certNotAfter });
   return { cert: server.cert, key: server.key, ca: ca.cert, caKey: ca.key, notAfter: certNotAfter };
 }
 

@@ -28,6 +28,24 @@ export interface GenerateOptions {
   now?: Date;
 }
 
+/** A certificate and its key, as issuance makes them (certificate-issuer.ts) and the worker thread hands them back. */
+export interface KeyAndCertificate {
+  /** PEM certificate. */
+  readonly cert: string;
+  /** PKCS#8 PEM private key (`-----BEGIN PRIVATE KEY-----`). */
+  readonly key: string;
+}
+
+/** What one certificate is issued for (certificate-issuer.ts createCa, issueServingCertificate). */
+export interface IssueOptions {
+  readonly commonName: string;
+  readonly dnsNames: readonly string[];
+  readonly ips?: readonly string[];
+  /** Whole seconds are kept (X.509 times have no finer precision). */
+  readonly notBefore: Date;
+  readonly notAfter: Date;
+}
+
 export interface LoadOptions {
   /** The instant the certificates must be valid at; defaults to the current time. */
   now?: Date;

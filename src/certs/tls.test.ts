@@ -7,7 +7,8 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { generateTlsMaterial } from "./certificate-issuer.js";
+import { threadIssuer } from "../../test/support/certificate-thread.js";
+import { generateTlsMaterial, inlineIssuer, type CertificateIssuer } from "./certificate-issuer.js";
 import { describeCertificate } from "./certificate-parse.js";
 import { loadTlsMaterial, writeTlsMaterial } from "./tls-files.js";
 import type { GeneratedTlsMaterial, GenerateOptions, TlsMaterial } from "./tls-material.js";
@@ -45,7 +46,23 @@ function pemBody(pem: string): Buffer {
   return Buffer.from(pem.replace(/-----[A-Z ]+-----/g, "").replace(/\s/g, ""), "base64");
 }
 
-describe("generateTlsMaterial", () => {
+// The same checks of what issuance makes, in line (as sources run) and on the issuer's thread (as the build runs).
+describe.each([
+  { how: "in line", onThread: false },
+  { how: "on its worker thread (dist/certs/certificate-worker.js)", onThread: true },
+])("generateTlsMaterial, issuing $how", ({ onThread }) => {
+  let issuer: CertificateIssuer = inlineIssuer;
+  let material: GeneratedTlsMaterial;
+  let other: GeneratedTlsMaterial;
+  const generate = (opts: GenerateOptions): Promise<GeneratedTlsMaterial> => generateTlsMaterial(opts, issuer);
+
+  beforeAll(async () => {
+    if (onThread) issuer = threadIssuer();
+    [material, other] = await Promise.all([generate({ now: NOW }), generate({ now: NOW })]);
+  });
+
+  afterAll(() => issuer.close());
+
   it("signs the serving certificate with the self-signed CA", () => {
     const ca = new X509Certificate(material.ca);
     const server = new X509Certificate(material.cert);
@@ -151,14 +168,14 @@ describe("generateTlsMaterial", () => {
   });
 
   it("truncates the validity window to whole seconds", async () => {
-    const m = await generateTlsMaterial({ now: new Date("2026-03-01T10:00:00.987Z"), certValidityDays: 1 });
+    const m = await generate({ now: new Date("2026-03-01T10:00:00.987Z"), certValidityDays: 1 });
     const d = describeCertificate(m.cert);
     expect(d.notBefore).toEqual(new Date("2026-03-01T10:00:00.000Z"));
     expect(m.notAfter).toEqual(d.notAfter);
   });
 
   it("honours service name, namespace, cluster domain, extra SANs and validities", async () => {
-    const m = await generateTlsMaterial({
+    const m = await generate({
       serviceName: "hooks",
       namespace: "ns1",
       clusterDomain: "corp.example",
@@ -182,7 +199,7 @@ describe("generateTlsMaterial", () => {
   });
 
   it("caps the serving certificate at the CA's expiry", async () => {
-    const m = await generateTlsMaterial({ caValidityDays: 2, certValidityDays: 10, now: NOW });
+    const m = await generate({ caValidityDays: 2, certValidityDays: 10, now: NOW });
     expect(m.notAfter).toEqual(new Date(NOW.getTime() + 2 * DAY_MS));
   });
 
@@ -211,7 +228,7 @@ describe("generateTlsMaterial", () => {
     { name: "a zero serving validity", opts: { certValidityDays: 0 }, message: "certificate validity days 0: must be a positive number" },
     { name: "a NaN CA validity", opts: { caValidityDays: Number.NaN }, message: "CA validity days NaN: must be a positive number" },
   ])("rejects $name", async ({ opts, message }) => {
-    const error = await generateTlsMaterial(opts).then(
+    const error = await generate(opts).then(
       () => undefined,
       (e: unknown) => e,
     );
@@ -221,7 +238,7 @@ describe("generateTlsMaterial", () => {
   });
 
   it("reports every invalid option at once", async () => {
-    await expect(generateTlsMaterial({ serviceName: "A", extraIps: ["x"] })).rejects.toThrow(/service name "A": .*; extra IP "x"/);
+    await expect(generate({ serviceName: "A", extraIps: ["x"] })).rejects.toThrow(/service name "A": .*; extra IP "x"/);
   });
 });
 

@@ -2,12 +2,13 @@
  * The rotation policy on a simulated clock: what each reconciliation writes, and over years of them, that a client
  * whose bundle is at most one overlap old always trusts the serving certificate, which is always valid.
  */
-import { describe, expect, it } from "vitest";
-import { createCa, issueServingCertificate, knativeDnsNames } from "../../src/certs/certificate-issuer.js";
+import { afterAll, describe, expect, it } from "vitest";
+import { knativeDnsNames, type CertificateIssuer } from "../../src/certs/certificate-issuer.js";
 import { CERT_SECRET_KEYS, readCertSecret, servingProblem, tlsMaterialOf } from "../../src/certs/cert-secret.js";
 import { DEFAULT_ROTATION_POLICY, planRotation, rotationPolicyProblems, type CertAction, type RotationPolicy } from "../../src/certs/cert-rotation.js";
 import { describeCertificate } from "../../src/certs/certificate-parse.js";
 import { certificateNames } from "../../src/kube/cert-controller.js";
+import { threadIssuer } from "../support/certificate-thread.js";
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -35,11 +36,18 @@ function keyCount(data: Data): number {
   return (data[caKey] ?? "").match(/BEGIN PRIVATE KEY/g)?.length ?? 0;
 }
 
-/** A Secret as Knative's webhook leaves it: three keys, a 7-day CA whose key is gone. */
+let thread: CertificateIssuer | undefined;
+afterAll(() => thread?.close());
+
+/**
+ * A Secret as Knative's webhook leaves it: three keys, a 7-day CA whose key is gone. Issued on the issuer's thread
+ * (as the build issues), then read and rotated by planRotation, which issues in line here (sources).
+ */
 async function knativeSecret(now: number): Promise<Data> {
   const o = { ...NAMES, notBefore: new Date(now), notAfter: new Date(now + 7 * DAY) };
-  const ca = await createCa(o);
-  const serving = await issueServingCertificate(ca, o);
+  thread ??= threadIssuer();
+  const ca = await thread.createCa(o);
+  const serving = await thread.issueServingCertificate(ca, o);
   return { [serverKey]: serving.key, [serverCert]: serving.cert, [caCert]: ca.cert };
 }
 

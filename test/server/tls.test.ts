@@ -6,7 +6,8 @@ import { connect as tlsConnect, createSecureContext, type ConnectionOptions } fr
 import * as x509 from "@peculiar/x509";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { opensslHasGroup } from "../../src/cli/settings/tls-settings.js";
-import { createCa } from "../../src/certs/certificate-issuer.js";
+import type { CertificateIssuer } from "../../src/certs/certificate-issuer.js";
+import { threadIssuer } from "../support/certificate-thread.js";
 import { httpsCall, serviceReview, startTestWebhook, type TestWebhook } from "../support/webhook.js";
 
 describe("HTTPS with generated certificates", () => {
@@ -216,9 +217,11 @@ describe("--client-ca: only clients with a certificate from those CAs are answer
   let stranger: { cert: string; key: string };
   const names = { commonName: "kube-apiserver", dnsNames: ["kube-apiserver"], notBefore: new Date(Date.now() - 60_000), notAfter: new Date(Date.now() + 86_400_000) };
   beforeAll(async () => {
-    // A self-signed certificate with clientAuth is its own CA: the API server's identity here.
-    apiServer = await createCa(names);
-    stranger = await createCa({ ...names, commonName: "stranger" });
+    // A self-signed certificate with clientAuth is its own CA: the API server's identity here, issued on the
+    // issuer's thread as the build issues.
+    const issuer: CertificateIssuer = threadIssuer();
+    [apiServer, stranger] = await Promise.all([issuer.createCa(names), issuer.createCa({ ...names, commonName: "stranger" })]);
+    await issuer.close();
     dir = await mkdtemp(join(tmpdir(), "duckbill-client-ca-"));
     await writeFile(join(dir, "client-ca.crt"), apiServer.cert);
     wh = await startTestWebhook({ "client-ca": join(dir, "client-ca.crt") });

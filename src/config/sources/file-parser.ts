@@ -6,12 +6,10 @@
  *
  * The worker is the built config-file-worker.js beside this module (dist/config/sources/ or, bundled,
  * dist/bundle/: scripts/bundle.mjs gives it its own entry). Where it is not (sources run by vitest), files are
- * parsed in line.
+ * parsed in line. The thread itself (start, bounds, idle end) is request-thread.ts's.
  */
-import { existsSync } from "node:fs";
-import { fileURLToPath } from "node:url";
-import { Worker } from "node:worker_threads";
 import { readConfigFile, type ConfigFileContent } from "../dir.js";
+import { builtScriptExists, RequestThread, RequestThreadFailure, type RequestThreadBounds, type RequestThreadOptions, type ThreadFailure } from "./request-thread.js";
 
 export interface ParseRequest {
   readonly id: number;
@@ -35,21 +33,12 @@ export const inlineParser: ConfigFileParser = {
   close: () => Promise.resolve(),
 };
 
-export interface WorkerParserOptions {
-  /** A file whose parse takes longer is invalid (the thread is stopped). */
-  readonly timeoutMs?: number;
-  /** The thread ends after this long without work. */
-  readonly idleMs?: number;
-  /** The thread's old-generation heap bound; a parse that needs more is invalid. */
-  readonly maxHeapMb?: number;
-  /** The worker script; by default the built config-file-worker.js beside this module. */
-  readonly script?: URL;
-}
+/** The parsing thread's bounds and script (a parse that takes longer or needs more heap is invalid). */
+export type WorkerParserOptions = RequestThreadOptions;
 
 export const PARSE_TIMEOUT_MS = 10_000;
-const IDLE_MS = 5_000;
 /** A 1 MiB file of short keys makes a document of about 60 MB on the heap; 192 MB leaves room. */
-const MAX_HEAP_MB = 192;
+const BOUNDS: RequestThreadBounds = { timeoutMs: PARSE_TIMEOUT_MS, idleMs: 5_000, maxHeapMb: 192 };
 
 function dataOf(entries: readonly (readonly [string, string])[]): Record<string, string> {
   const data = Object.create(null) as Record<string, string>;
@@ -57,87 +46,43 @@ function dataOf(entries: readonly (readonly [string, string])[]): Record<string,
   return data;
 }
 
-interface Pending {
-  readonly file: string;
-  readonly resolve: (c: ConfigFileContent) => void;
-  readonly timer: NodeJS.Timeout;
+type FileToParse = Omit<ParseRequest, "id">;
+
+/** What a file that was not parsed is answered with (a timeout names the file that took too long). */
+function notParsed(file: string, f: ThreadFailure<FileToParse>): string {
+  switch (f.kind) {
+    case "timeout":
+      return `config file "${f.request.file}" was not parsed within ${f.ms} ms; it is ignored`;
+    case "memory":
+      return `config file "${file}" needs more than ${f.mb} MB to parse`;
+    case "error":
+      return `config file "${file}" could not be parsed (${f.message})`;
+    case "exited":
+      return `config file "${file}" could not be parsed (the parsing thread exited)`;
+    case "closed":
+      return `config file "${file}" the configuration source closed`;
+  }
 }
 
 class WorkerParser implements ConfigFileParser {
-  private worker: Worker | undefined;
-  private idle: NodeJS.Timeout | undefined;
-  private nextId = 1;
-  private readonly pending = new Map<number, Pending>();
+  private readonly thread: RequestThread<FileToParse, ParseResult>;
 
-  constructor(
-    private readonly script: URL,
-    private readonly opts: WorkerParserOptions,
-  ) {}
+  constructor(script: URL, opts: WorkerParserOptions) {
+    this.thread = new RequestThread(script, opts, BOUNDS);
+  }
 
-  parse(file: string, text: string): Promise<ConfigFileContent> {
-    const worker = this.started();
-    const id = this.nextId++;
-    return new Promise((resolve) => {
-      const timeoutMs = this.opts.timeoutMs ?? PARSE_TIMEOUT_MS;
-      const timer = setTimeout(() => this.fail(`config file "${file}" was not parsed within ${timeoutMs} ms; it is ignored`), timeoutMs);
-      timer.unref();
-      this.pending.set(id, { file, resolve, timer });
-      const request: ParseRequest = { id, file, text };
-      worker.postMessage(request);
-    });
+  async parse(file: string, text: string): Promise<ConfigFileContent> {
+    try {
+      const r = await this.thread.request({ file, text });
+      return r.kind === "data" ? { kind: "data", data: dataOf(r.entries) } : r.kind === "empty" ? { kind: "empty" } : { kind: "invalid", error: r.error };
+    } catch (err) {
+      if (!(err instanceof RequestThreadFailure)) throw err;
+      return { kind: "invalid", error: notParsed(file, (err as RequestThreadFailure<FileToParse>).failure) };
+    }
   }
 
   async close(): Promise<void> {
-    this.fail("the configuration source closed");
-  }
-
-  private started(): Worker {
-    if (this.idle !== undefined) clearTimeout(this.idle);
-    this.idle = undefined;
-    if (this.worker !== undefined) return this.worker;
-    const worker = new Worker(this.script, { resourceLimits: { maxOldGenerationSizeMb: this.opts.maxHeapMb ?? MAX_HEAP_MB } });
-    worker.unref();
-    worker.on("message", (r: ParseResult) => this.answered(r));
-    worker.on("error", (err: Error & { code?: string }) => {
-      const why = err.code === "ERR_WORKER_OUT_OF_MEMORY" ? `needs more than ${this.opts.maxHeapMb ?? MAX_HEAP_MB} MB to parse` : `could not be parsed (${err.message})`;
-      this.fail(why, worker);
-    });
-    worker.on("exit", () => {
-      if (this.worker === worker) this.fail("could not be parsed (the parsing thread exited)", worker);
-    });
-    this.worker = worker;
-    return worker;
-  }
-
-  private answered(r: ParseResult): void {
-    const p = this.pending.get(r.id);
-    if (p === undefined) return;
-    this.pending.delete(r.id);
-    clearTimeout(p.timer);
-    p.resolve(r.kind === "data" ? { kind: "data", data: dataOf(r.entries) } : r.kind === "empty" ? { kind: "empty" } : { kind: "invalid", error: r.error });
-    if (this.pending.size === 0) {
-      this.idle = setTimeout(() => this.stop(), this.opts.idleMs ?? IDLE_MS);
-      this.idle.unref();
-    }
-  }
-
-  /** Every file waiting is answered invalid with `why` (a whole message when it starts with "config file"). */
-  private fail(why: string, worker = this.worker): void {
-    if (worker !== this.worker) return;
-    this.stop();
-    for (const [id, p] of this.pending) {
-      this.pending.delete(id);
-      clearTimeout(p.timer);
-      p.resolve({ kind: "invalid", error: why.startsWith("config file") ? why : `config file "${p.file}" ${why}` });
-    }
-  }
-
-  private stop(): void {
-    if (this.idle !== undefined) clearTimeout(this.idle);
-    this.idle = undefined;
-    const w = this.worker;
-    this.worker = undefined;
-    void w?.terminate();
+    this.thread.close();
   }
 }
 
@@ -146,5 +91,5 @@ const BUILT_WORKER = new URL("./config-file-worker.js", import.meta.url);
 /** Parses on a worker thread when the built worker script is there, else in line. */
 export function configFileParser(opts: WorkerParserOptions = {}): ConfigFileParser {
   const script = opts.script ?? BUILT_WORKER;
-  return script.protocol === "file:" && existsSync(fileURLToPath(script)) ? new WorkerParser(script, opts) : inlineParser;
+  return builtScriptExists(script) ? new WorkerParser(script, opts) : inlineParser;
 }
