@@ -182,15 +182,7 @@ export async function generateTlsMaterial(opts: GenerateOptions = {}, issuer: Ce
   // A serving certificate outliving its CA would fail verification anyway; cap it at the CA's end.
   const certNotAfter = new Date(Math.min(caNotAfter.getTime(), addDays(notBefore, certDays).getTime()));
 
-  const serviceFqdn = `${serviceName}.${namespace}`;
-  const dnsNames = uniq([
-    "localhost",
-    serviceName,
-    serviceFqdn,
-    `${serviceFqdn}.svc`,
-    `${serviceFqdn}.svc.${clusterDomain}`,
-    ...(opts.extraDnsNames ?? []),
-  ]);
+  const dnsNames = uniq(["localhost", ...knativeDnsNames(serviceName, namespace, clusterDomain), ...(opts.extraDnsNames ?? [])]);
   const ips = uniq(["127.0.0.1", ...(opts.extraIps ?? [])]);
   // Knative's shape: the CA has the serving certificate's subject and names; key identifiers tell them apart.
   const names = { commonName: knativeCommonName(serviceName, namespace), dnsNames, ips };
