@@ -237,6 +237,38 @@ function fieldJson(value: unknown): string | undefined {
   }
 }
 
+/**
+ * `JSON.stringify(obj)` where it renders the line's fields exactly as fieldJson does one by one (same keys in the
+ * same order, undefined, function and symbol values left out, symbol keys skipped), else undefined: one native pass
+ * instead of a string per field and per separator (the request lines were ≈ 7 kB of allocation per request). Not
+ * for what fieldJson renders its own way: `err` (zap.Error's `error`), non-finite numbers, bigints, Errors, a
+ * prototype other than Object's, or a value JSON.stringify cannot serialise.
+ */
+function stringifiedAsFields(obj: Record<string | symbol, unknown>): string | undefined {
+  const proto = Object.getPrototypeOf(obj) as unknown;
+  if (proto !== Object.prototype && proto !== null) return undefined;
+  for (const key in obj) {
+    if (key === "err") return undefined;
+    const v = obj[key];
+    switch (typeof v) {
+      case "number":
+        if (!Number.isFinite(v)) return undefined;
+        break;
+      case "bigint":
+        return undefined;
+      case "object":
+        if (v instanceof Error) return undefined;
+        break;
+      default:
+    }
+  }
+  try {
+    return JSON.stringify(obj);
+  } catch {
+    return undefined;
+  }
+}
+
 interface PinoInternals {
   readonly levels: { readonly labels: Readonly<Record<number, string>> };
 }
@@ -269,12 +301,17 @@ function knativeAsJson(holder: { current: ZapFormat }, name: string): (this: Pin
     const message = msg === undefined ? "" : String(msg);
     let fields = parts.initialFields;
     fields += (this as unknown as Record<symbol, string>)[symbols.chindingsSym] ?? "";
-    for (const key in obj) {
-      const v = obj[key];
-      if (v === undefined) continue;
-      const j = fieldJson(v);
-      if (j === undefined) continue;
-      fields += "," + (key === "err" ? '"error"' : keyJson(key)) + ":" + j;
+    const own = stringifiedAsFields(obj);
+    if (own !== undefined) {
+      if (own.length > 2) fields += "," + own.slice(1, -1);
+    } else {
+      for (const key in obj) {
+        const v = obj[key];
+        if (v === undefined) continue;
+        const j = fieldJson(v);
+        if (j === undefined) continue;
+        fields += "," + (key === "err" ? '"error"' : keyJson(key)) + ":" + j;
+      }
     }
     if (f.encoding === "console") {
       const out: string[] = [];
