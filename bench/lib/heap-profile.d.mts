@@ -7,5 +7,4 @@ export interface BytesByFunction {
   name: string;
   bytesPerRequest: number;
 }
-export function frameName(cf: HeapProfileNode["callFrame"]): string;
 export function summariseHeapProfile(profile: { head: HeapProfileNode }, requests: number, top?: number): { totalBytes: number; bytesPerRequest: number; self: BytesByFunction[]; inclusive: BytesByFunction[] };

@@ -1,12 +1,8 @@
 // A sampling heap profile (V8's HeapProfiler.stopSampling: a call tree whose nodes carry the bytes sampled as
 // allocated there) as bytes per request, by function: self (allocated in the function, or in what V8 inlined into
-// it) and inclusive (in it and everything it called, each function counted once per call path).
-
-/** "name file:line" of a call frame, the file relative to dist/bundle/ or node_modules/ where it is under them. */
-export function frameName(cf) {
-  const file = cf.url.replace(/^.*\/(dist\/bundle|node_modules)\//, "$1/").replace(/^file:\/\//, "");
-  return `${cf.functionName || "(anonymous)"} ${file}:${cf.lineNumber + 1}`;
-}
+// it) and inclusive (in it and everything it called, each function counted once per call path). Functions are
+// named as in the CPU profile's summary (cpuprofile.mjs label: dist/ code mapped back to src/*.ts).
+import { label } from "./cpuprofile.mjs";
 
 /** { totalBytes, bytesPerRequest, self, inclusive } for `requests` requests, each list sorted by bytes, `top` long. */
 export function summariseHeapProfile(profile, requests, top = 30) {
@@ -15,7 +11,7 @@ export function summariseHeapProfile(profile, requests, top = 30) {
   const inclusive = new Map();
   let totalBytes = 0;
   const walk = (node, onPath) => {
-    const name = frameName(node.callFrame);
+    const name = label(node.callFrame);
     totalBytes += node.selfSize;
     self.set(name, (self.get(name) ?? 0) + node.selfSize);
     const first = !onPath.has(name);
