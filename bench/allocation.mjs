@@ -2,7 +2,8 @@
 // What a serving process allocates per request, by function: `duckbill serve --workers 1` with info logging, the
 // image's node flags and V8's sampling heap profiler (bench/lib/heap-sampler.mjs), at saturation on the bench's
 // mix (autocannon, 64 connections). Allocation is what drives scavenges and much of the CPU a request costs, and
-// unlike CPU time on a shared VM it hardly moves from run to run: the figure to weigh a change by. Bounded: a
+// unlike CPU time on a shared VM (up to 2x between rounds) it moves by under a tenth from run to run (43–50 kB per
+// request in four runs of one build): the figure to weigh a change by. Bounded: a
 // watchdog ends the run.
 //
 //   npm run build && node bench/allocation.mjs [--seconds 5] [--warmup 6] [--top 30] [--node PATH] [--json]
