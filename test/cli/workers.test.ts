@@ -10,7 +10,7 @@ import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { ChildProcess } from "node:child_process";
 import { usableCpus } from "../../src/cli/serve/cpu-limit.js";
 import { resolveSettings } from "../../src/cli/settings/options.js";
-import { workerCount } from "../../src/cli/serve/workers.js";
+import { everyWorkerExited, workerCount } from "../../src/cli/serve/workers.js";
 import { parseServeSettings } from "../../src/cli/settings/serve-settings.js";
 import { freePort, getText, samplesOf } from "../support/metrics-scrape.js";
 import { httpsCall, serviceReview } from "../support/webhook.js";
@@ -41,6 +41,20 @@ describe("--workers", () => {
 
   it.each(["-1", "two", "1.5", "", "257", "AUTO"])("refuses %j with a message that says what is wanted", (s) => {
     expect(() => parseServeSettings({ ...resolveSettings({}, {}), workers: s })).toThrow(/--workers \(DUCKBILL_WORKERS\) must be auto or a whole number from 0 to 256/);
+  });
+});
+
+describe("everyWorkerExited", () => {
+  const worker = (dead: boolean) => ({ isDead: () => dead });
+
+  it("counts a worker that exited as gone while cluster.workers still lists it (its IPC channel not closed yet)", () => {
+    expect(everyWorkerExited({ 1: worker(true), 2: worker(true) })).toBe(true);
+    expect(everyWorkerExited({ 2: worker(true) })).toBe(true);
+    expect(everyWorkerExited({})).toBe(true);
+  });
+
+  it("waits for a worker still running", () => {
+    expect(everyWorkerExited({ 1: worker(true), 2: worker(false) })).toBe(false);
   });
 });
 

@@ -136,6 +136,16 @@ async function startAggregatedMetrics(port: number, host: string, logger: Logger
 }
 
 /**
+ * Whether every worker of `workers` (cluster.workers) has exited. Node's cluster removes an exited worker from
+ * cluster.workers only once its IPC channel has closed as well (lib/internal/cluster/primary.js, cluster.fork: the
+ * child's 'exit' and 'disconnect' handlers), and the child's 'exit' may come first: counting cluster.workers in the
+ * last worker's 'exit' event then still finds it, and nothing counts again.
+ */
+export function everyWorkerExited(workers: Readonly<Record<string, { isDead(): boolean } | undefined>>): boolean {
+  return Object.values(workers).every((w) => w === undefined || w.isDead());
+}
+
+/**
  * Runs the primary: prepares what workers must share (generated certificates are written once, so every worker
  * serves the same one), forks, and resolves never; the process exits after SIGTERM once every worker drained.
  */
@@ -238,7 +248,7 @@ export async function runPrimary(s: ServeConfig, workers: number, logger: Logger
     serving.delete(worker.id);
     if (failed) return;
     if (stopping) {
-      if (Object.keys(cluster.workers ?? {}).length === 0) {
+      if (everyWorkerExited(cluster.workers ?? {})) {
         metricsServer?.close();
         const passedOn = Promise.all(forwarding);
         const waited = new Promise((resolve) => setTimeout(resolve, LOG_FORWARD_WAIT_MS));
@@ -279,7 +289,7 @@ export async function runPrimary(s: ServeConfig, workers: number, logger: Logger
     }
     stopping = true;
     logger.info({ signal, workers: serving.size }, "draining every worker; a second signal stops them at once");
-    if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);
+    if (everyWorkerExited(cluster.workers ?? {})) process.exit(0);
     for (const w of Object.values(cluster.workers ?? {})) w?.process.kill("SIGTERM");
   };
   process.on("SIGTERM", () => onSignal("SIGTERM"));
