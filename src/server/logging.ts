@@ -240,20 +240,74 @@ function fieldJson(value: unknown): string | undefined {
   }
 }
 
+/** What exactJsonValue answers for a text whose JSON value would not be written back as the same text. */
+const NOT_EXACT: unique symbol = Symbol("not exact");
+
+/** JSON.parse(text) where JSON.stringify writes the value back as `text` exactly; NOT_EXACT otherwise. */
+function exactJsonValue(text: string): unknown {
+  try {
+    const value: unknown = JSON.parse(text);
+    return JSON.stringify(value) === text ? value : NOT_EXACT;
+  } catch {
+    return NOT_EXACT;
+  }
+}
+
 /**
- * `JSON.stringify(obj)` where it renders the line's fields exactly as fieldJson does one by one (same keys in the
- * same order, undefined, function and symbol values left out, symbol keys skipped), else undefined: one native pass
- * instead of a string per field and per separator (the request lines were ≈ 7 kB of allocation per request). Not
- * for what fieldJson renders its own way: `err` (zap.Error's `error`), non-finite numbers, bigints, Errors, a
- * prototype other than Object's, or a value JSON.stringify cannot serialise.
+ * Members held as JSON text (`,"k":v,…`: the initial fields, pino's chindings) as an object, where JSON.stringify
+ * writes them back exactly (no repeated key, numbers as written); undefined otherwise.
  */
-function stringifiedAsFields(obj: Record<string | symbol, unknown>): string | undefined {
-  const proto = Object.getPrototypeOf(obj) as unknown;
-  if (proto !== Object.prototype && proto !== null) return undefined;
+function exactMembers(text: string): Record<string, unknown> | undefined {
+  if (text === "") return {};
+  const v = exactJsonValue("{" + text.slice(1) + "}");
+  return v === NOT_EXACT ? undefined : (v as Record<string, unknown>);
+}
+
+const CHINDINGS = new Map<string, Record<string, unknown> | undefined>();
+/** A process has few loggers (the root, a worker's child): their chindings are parsed once, up to this many. */
+const MAX_CHINDINGS = 64;
+
+function chindingsMembers(chindings: string): Record<string, unknown> | undefined {
+  if (CHINDINGS.has(chindings)) return CHINDINGS.get(chindings);
+  const m = exactMembers(chindings);
+  if (CHINDINGS.size < MAX_CHINDINGS) CHINDINGS.set(chindings, m);
+  return m;
+}
+
+/**
+ * Sets `line[key]` where JSON.stringify(line) then writes it in insertion order, as zap writes keys: not a key
+ * already there (zap would write it twice), not an integer-like key (objects list those first), not `__proto__`.
+ */
+function put(line: Record<string, unknown>, key: string, value: unknown): boolean {
+  const c = key.charCodeAt(0);
+  if ((c >= 0x30 && c <= 0x39) || key === "__proto__" || Object.hasOwn(line, key)) return false;
+  line[key] = value;
+  return true;
+}
+
+/**
+ * A JSON line's keys and values in zap's order (level, time, logger name, caller, message, initial fields, the
+ * logger's bindings, the line's fields), for one JSON.stringify to write the whole line: one native pass instead of a
+ * string per key, value and separator. Undefined where that would not write what the field-by-field path does
+ * (knativeAsJson): a key twice, an integer-like key, `err` (zap.Error's `error`), Errors, non-finite numbers, bigints.
+ */
+function lineObject(f: ZapFormat, level: ZapLevel, time: unknown, name: string, caller: string, message: string, initial: Record<string, unknown>, bound: Record<string, unknown>, obj: Record<string | symbol, unknown>): Record<string, unknown> | undefined {
+  const line: Record<string, unknown> = {};
+  if (f.levelKey !== "" && !put(line, f.levelKey, encodeLevel(f, level))) return undefined;
+  if (f.timeKey !== "" && !put(line, f.timeKey, time)) return undefined;
+  if (f.nameKey !== "" && !put(line, f.nameKey, name)) return undefined;
+  if (caller !== "" && f.callerKey !== "" && !put(line, f.callerKey, caller)) return undefined;
+  if (f.messageKey !== "" && !put(line, f.messageKey, message)) return undefined;
+  for (const key in initial) if (!put(line, key, initial[key])) return undefined;
+  for (const key in bound) if (!put(line, key, bound[key])) return undefined;
   for (const key in obj) {
     if (key === "err") return undefined;
     const v = obj[key];
     switch (typeof v) {
+      case "undefined":
+      case "function":
+      case "symbol":
+        continue;
       case "number":
         if (!Number.isFinite(v)) return undefined;
         break;
@@ -264,12 +318,9 @@ function stringifiedAsFields(obj: Record<string | symbol, unknown>): string | un
         break;
       default:
     }
+    if (!put(line, key, v)) return undefined;
   }
-  try {
-    return JSON.stringify(obj);
-  } catch {
-    return undefined;
-  }
+  return line;
 }
 
 interface PinoInternals {
@@ -285,6 +336,7 @@ function knativeAsJson(holder: { current: ZapFormat }, name: string): (this: Pin
   let lastMs = -1;
   let lastFormat: ZapFormat | undefined;
   let lastTime = "";
+  let lastTimeValue: unknown = NOT_EXACT;
   let parts = jsonParts(holder.current, name);
   return function (obj, msg, num) {
     const f = holder.current;
@@ -297,24 +349,31 @@ function knativeAsJson(holder: { current: ZapFormat }, name: string): (this: Pin
     if (now !== lastMs) {
       lastMs = now;
       lastTime = encodeTime(f, now);
+      lastTimeValue = f.timeKey === "" || f.encoding === "console" ? NOT_EXACT : exactJsonValue(lastTime);
     }
     const level = zapLevelOfPino(this.levels.labels[num] ?? "info");
     const callerValue = obj[CALLER];
     const caller = f.disableCaller ? "" : typeof callerValue === "string" ? callerValue : DEFAULT_CALLER;
     const message = msg === undefined ? "" : String(msg);
-    let fields = parts.initialFields;
-    fields += (this as unknown as Record<symbol, string>)[symbols.chindingsSym] ?? "";
-    const own = stringifiedAsFields(obj);
-    if (own !== undefined) {
-      if (own.length > 2) fields += "," + own.slice(1, -1);
-    } else {
-      for (const key in obj) {
-        const v = obj[key];
-        if (v === undefined) continue;
-        const j = fieldJson(v);
-        if (j === undefined) continue;
-        fields += "," + (key === "err" ? '"error"' : keyJson(key)) + ":" + j;
+    const chindings = (this as unknown as Record<symbol, string>)[symbols.chindingsSym] ?? "";
+    if (f.encoding !== "console" && parts.initialMembers !== undefined && (f.timeKey === "" || lastTimeValue !== NOT_EXACT)) {
+      const bound = chindingsMembers(chindings);
+      const line = bound === undefined ? undefined : lineObject(f, level, lastTimeValue, name, caller, message, parts.initialMembers, bound, obj);
+      if (line !== undefined) {
+        try {
+          return JSON.stringify(line) + f.lineEnding;
+        } catch {
+          // A value JSON cannot serialise: the field-by-field path below writes "<unserializable>" for it.
+        }
       }
+    }
+    let fields = parts.initialFields + chindings;
+    for (const key in obj) {
+      const v = obj[key];
+      if (v === undefined) continue;
+      const j = fieldJson(v);
+      if (j === undefined) continue;
+      fields += "," + (key === "err" ? '"error"' : keyJson(key)) + ":" + j;
     }
     if (f.encoding === "console") {
       const out: string[] = [];
@@ -339,7 +398,7 @@ function knativeAsJson(holder: { current: ZapFormat }, name: string): (this: Pin
  * The constant pieces of a JSON line in format `f`, rendered once per format: `{"severity":"info",` per level, the
  * time key, the logger name, the caller and message keys, and the initial fields.
  */
-function jsonParts(f: ZapFormat, name: string): { level: Record<ZapLevel, string>; time: string; name: string; caller: string; message: string; initialFields: string } {
+function jsonParts(f: ZapFormat, name: string): { level: Record<ZapLevel, string>; time: string; name: string; caller: string; message: string; initialFields: string; initialMembers: Record<string, unknown> | undefined } {
   const level = {} as Record<ZapLevel, string>;
   for (const l of ["debug", "info", "warn", "error", "dpanic", "panic", "fatal"] as const) level[l] = "{" + (f.levelKey === "" ? "" : JSON.stringify(f.levelKey) + ":" + JSON.stringify(encodeLevel(f, l)) + ",");
   let initialFields = "";
@@ -354,6 +413,7 @@ function jsonParts(f: ZapFormat, name: string): { level: Record<ZapLevel, string
     caller: JSON.stringify(f.callerKey) + ":",
     message: JSON.stringify(f.messageKey) + ":",
     initialFields,
+    initialMembers: exactMembers(initialFields),
   };
 }
 
