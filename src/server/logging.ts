@@ -54,14 +54,22 @@ function isoTimeCached(): string {
 }
 
 /** What TurnBatch needs of sonic-boom (pino.destination). */
-type SonicBoom = ReturnType<typeof pino.destination> & { readonly _len?: number; readonly destroyed?: boolean; flushSync(): void };
+type SonicBoom = Omit<ReturnType<typeof pino.destination>, "write"> & {
+  /** With `contentMode: "buffer"` (sonic-boom's writeBuffer). */
+  write(chunk: Buffer): boolean;
+  readonly _len?: number;
+  readonly destroyed?: boolean;
+  flushSync(): void;
+};
 
 /**
- * The lines of one event-loop turn, handed to sonic-boom as one string. sonic-boom's write measures the UTF-8 length
- * of its whole pending chunk on every call (`Buffer.byteLength(bufs[bufs.length - 1])`), which flattens a chunk that
- * grows while a write is in flight: called per line, that was 17 % of the busy main thread at saturation
- * (bench/README.md, the profile by stage); per turn it is one flattening of what the turn wrote. The backlog limit
- * is kept here, per line, so a line is dropped whole and counted as one.
+ * The lines of one event-loop turn, handed to sonic-boom as one Buffer (its `contentMode: "buffer"`). Given strings,
+ * sonic-boom's write measures the UTF-8 length of its whole pending chunk on every call (`Buffer.byteLength(bufs[bufs.length - 1])`,
+ * which flattens a chunk that grows while a write is in flight: called per line, that was 17 % of the busy main
+ * thread at saturation, bench/README.md), fs.write encodes the chunk, and its `release` encodes it once more
+ * (`releaseWritingBuf`: `Buffer.from(writingBuf)`) to slice off what was written. Given Buffers it keeps a list and
+ * their lengths, and concatenates them once per write: a turn's text is encoded once, here. The backlog limit is
+ * kept here, per line, so a line is dropped whole and counted as one.
  */
 class TurnBatch {
   #pending = "";
@@ -123,7 +131,7 @@ class TurnBatch {
     const text = this.#pending;
     this.#pending = "";
     this.#pendingLength = 0;
-    this.#boom.write(text);
+    this.#boom.write(Buffer.from(text, "utf8"));
   }
 
   flush(cb?: (err?: Error) => void): void {
@@ -447,7 +455,8 @@ export function createLogger(level: LogLevel, destination?: NodeJS.WritableStrea
   let dest: pino.DestinationStream | undefined = destination;
   if (dest === undefined) {
     const { fd = 1, maxBufferedBytes = MAX_BUFFERED_LOG_BYTES } = fdOptions;
-    const boom = pino.destination({ fd, sync: false, minLength: BUFFER_BYTES, maxWrite: MAX_WRITE_BYTES });
+    // sonic-boom's types declare only its string write; contentMode "buffer" puts its writeBuffer in its place.
+    const boom = pino.destination({ fd, sync: false, minLength: BUFFER_BYTES, maxWrite: MAX_WRITE_BYTES, contentMode: "buffer" }) as unknown as SonicBoom;
     const batch = new TurnBatch(boom, maxBufferedBytes);
     let reported = 0;
     // A failed write (stdout closed, EBADF, ...) must not take the webhook down: say so once on stderr and go on.
