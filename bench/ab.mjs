@@ -106,11 +106,11 @@ async function main() {
   const f = (x) => Math.round(x);
   const runtime = B_NODE_FLAGS === NODE_FLAGS ? `node flags ${NODE_FLAGS.join(" ")}` : `A's node flags ${NODE_FLAGS.join(" ")}, B's ${B_NODE_FLAGS.join(" ")}`;
   const lines = [`A = ${flags.a}, B = ${flags.b}; ${runtime}; ${ROUNDS} rounds of ${MS / 1000} s; --workers ${flags.workers}; load average at end ${loadavg().map((x) => x.toFixed(1)).join(" ")}`, ""];
-  lines.push("| build | CPU µs/req at saturation (median; rounds) | req/s at saturation (median) | CPU µs/req at " + RATE + " req/s (median; rounds) | peak RSS MB (max) | errors |");
-  lines.push("|---|---|---:|---|---:|---:|");
+  lines.push("| build | CPU µs/req at saturation (median; rounds) | req/s at saturation (median) | CPU µs/req at " + RATE + " req/s (median; rounds) | p99 ms at " + RATE + " req/s (median; rounds) | peak RSS MB (max) | errors |");
+  lines.push("|---|---|---:|---|---|---:|---:|");
   for (const b of builds) {
     const errors = [...b.sat, ...b.paced].reduce((n, p) => n + p.errors, 0);
-    lines.push(`| ${b.name} | **${f(median(b.sat.map((p) => p.micros)))}**; ${b.sat.map((p) => f(p.micros)).join(", ")} | ${f(median(b.sat.map((p) => p.rps)))} | **${f(median(b.paced.map((p) => p.micros)))}**; ${b.paced.map((p) => f(p.micros)).join(", ")} | ${Math.max(...[...b.sat, ...b.paced].map((p) => p.rssMB))} | ${errors} |`);
+    lines.push(`| ${b.name} | **${f(median(b.sat.map((p) => p.micros)))}**; ${b.sat.map((p) => f(p.micros)).join(", ")} | ${f(median(b.sat.map((p) => p.rps)))} | **${f(median(b.paced.map((p) => p.micros)))}**; ${b.paced.map((p) => f(p.micros)).join(", ")} | **${median(b.paced.map((p) => p.p99)).toFixed(2)}**; ${b.paced.map((p) => p.p99.toFixed(2)).join(", ")} | ${Math.max(...[...b.sat, ...b.paced].map((p) => p.rssMB))} | ${errors} |`);
   }
   const [a, b] = builds;
   const ratio = (k) => median(b[k].map((p) => p.micros)) / median(a[k].map((p) => p.micros));
