@@ -797,6 +797,32 @@ describe("compareByteOrder", () => {
     const utf8 = (s: string) => Buffer.from(s, "utf8");
     expect([...words].sort(compareByteOrder)).toEqual([...words].sort((x, y) => Buffer.compare(utf8(x), utf8(y))));
   });
+
+  it("agrees with code point order on strings with and without units from U+D800, sharing prefixes", () => {
+    // Code point order, written out: what the native comparison must not replace where both strings have such units.
+    const byCodePoints = (x: string, y: string): number => {
+      const a = [...x].map((c) => c.codePointAt(0) as number);
+      const b = [...y].map((c) => c.codePointAt(0) as number);
+      for (let i = 0; i < Math.min(a.length, b.length); i++) if (a[i] !== b[i]) return (a[i] as number) - (b[i] as number);
+      return a.length - b.length;
+    };
+    const units = ["a", "z", "é", "\ud7ff", "\ue000", "\uffff", "😀", "𐀀"];
+    // xorshift32: a fixed sequence of pairs.
+    let seed = 2463534242;
+    const next = (n: number): number => {
+      seed ^= seed << 13;
+      seed ^= seed >>> 17;
+      seed ^= seed << 5;
+      return (seed >>> 0) % n;
+    };
+    const word = (): string => Array.from({ length: next(4) }, () => units[next(units.length)]).join("");
+    for (let i = 0; i < 2000; i++) {
+      const prefix = word();
+      const x = prefix + word();
+      const y = prefix + word();
+      expect(Math.sign(compareByteOrder(x, y)), `${JSON.stringify(x)} vs ${JSON.stringify(y)}`).toBe(Math.sign(byCodePoints(x, y)));
+    }
+  });
 });
 
 // ---------------------------------------------------------------------------------------------
