@@ -44,16 +44,16 @@ export async function admitValidation(req: AdmissionRequest, deps: AdmissionDeps
   const result = rules.validate?.(obj, ctx);
   let warnings: string[] | undefined;
   if (result !== undefined) {
-    const warned = result.filter("Warning");
-    if (warned !== undefined) warnings = warned.wrappedErrorTexts();
-    const errors = result.filter("Error");
-    if (errors !== undefined) {
-      const text = errors.error();
+    // Go's result.Filter(apis.WarningLevel).WrappedErrors() and Filter(apis.ErrorLevel), rendered without building
+    // the filtered trees.
+    warnings = result.wrappedErrorTextsAt("Warning");
+    const text = result.errorAt("Error");
+    if (text !== undefined) {
       const message = `validation failed: ${text}`;
       if (scoped.narrowed.length === 0) return deny(message, warnings);
       // A scope narrowed a flag: the denial names the scopes that changed the answer (one line each).
       const validate = rules.validate;
-      const by = scopesDenying(scoped, env.config, req.namespace, text, (config) => validate?.(obj, { ...ctx, config })?.filter("Error")?.error());
+      const by = scopesDenying(scoped, env.config, req.namespace, text, (config) => validate?.(obj, { ...ctx, config })?.errorAt("Error"));
       if (by.keys.length === 0) return deny(message, warnings);
       return { ...deny([message, ...by.lines].join("\n"), warnings), scopeDenials: by.keys };
     }

@@ -1019,6 +1019,18 @@ describe("lazy prefixes agree with an eager transcription of the Go code", () =>
     );
   });
 
+  it("wrappedErrorTextsAt and errorAt answer as filter then wrappedErrorTexts and error", () => {
+    fc.assert(
+      fc.property(fc.array(op, { maxLength: 14 }), level, (ops, l) => {
+        const { ours } = run(ops);
+        if (ours === undefined) return;
+        expect(ours.wrappedErrorTextsAt(l)).toEqual(ours.filter(l)?.wrappedErrorTexts());
+        expect(ours.errorAt(l)).toBe(ours.filter(l)?.error());
+      }),
+      { numRuns: 1500, seed: 20_261_128 },
+    );
+  });
+
   it("renders and structures every random operation sequence identically", () => {
     fc.assert(
       fc.property(fc.array(op, { maxLength: 14 }), (ops) => {
@@ -1103,6 +1115,9 @@ describe("bounded rendering (MAX_RENDERED_ERROR_PATHS, MAX_HELD_ERROR_PATHS)", (
     // MAX held warnings, plus the 7 dropped, plus the error that was dropped with them (mixed was already full).
     expect(texts.at(-1)).toBe(moreErrorsLine(7));
     expect(renderFieldError(at(mixed, "Error"))).toContain(moreErrorsLine(8));
+    // The level views without a filtered tree count alike.
+    expect(mixed?.errorAt("Error")).toBe(moreErrorsLine(1));
+    expect(mixed?.wrappedErrorTextsAt("Warning")).toEqual(texts);
   });
   it("takes the first paths of a single leaf with more paths than the bound", () => {
     const paths = Array.from({ length: MAX_RENDERED_ERROR_PATHS + 3 }, (_, i) => `p${String(i).padStart(6, "0")}`);
@@ -1134,6 +1149,16 @@ describe("loops that stop checking once the tree is full (isFull, withUncheckedE
     expect(renderFieldError(parent)).toContain("990000 more list entries not checked");
     // The warning came when the tree was full: counted in the warnings' view, without the unchecked entries.
     expect(filter(all, "Warning")?.wrappedErrorTexts()).toEqual([moreErrorsLine(1)]);
+    expect(all?.wrappedErrorTextsAt("Warning")).toEqual([moreErrorsLine(1)]);
+    expect(all?.errorAt("Error")).toBe(renderFieldError(filter(all, "Error")));
+  });
+  it("a tree full of warnings that stopped checking has an errors' view of the unchecked entries alone", () => {
+    let warns: FieldError | undefined;
+    for (let i = 0; !isFull(warns); i++) warns = also(warns, errGeneric("w", "p").viaIndex(i).at("Warning"));
+    const stopped = withUncheckedEntries(warns, 5) as FieldError;
+    expect(renderFieldError(filter(stopped, "Error"))).toBe(moreErrorsLine(0, 5));
+    expect(stopped.errorAt("Error")).toBe(moreErrorsLine(0, 5));
+    expect(stopped.wrappedErrorTextsAt("Warning")).toEqual(filter(stopped, "Warning")?.wrappedErrorTexts());
   });
 });
 

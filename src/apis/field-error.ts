@@ -328,22 +328,37 @@ export class FieldError {
     return texts;
   }
 
+  /**
+   * `filter(level)?.wrappedErrorTexts()`, without building the filtered tree: the pre-order walk of this tree that
+   * only collects the leaves at `level` meets them in the order the filtered tree holds them, with the same paths.
+   * Undefined where `filter(level)` is.
+   */
+  wrappedErrorTextsAt(level: DiagnosticLevel): string[] | undefined {
+    const budget = bounded();
+    const leaves = this.#normalizedAt(level, budget);
+    if (leaves === undefined) return undefined;
+    const texts = mergeLeaves(leaves).map(renderLeaf);
+    if (budget.omitted > 0 || budget.unchecked > 0) texts.push(moreErrorsLine(budget.omitted, budget.unchecked));
+    return texts;
+  }
+
+  /** `filter(level)?.error()`, without building the filtered tree (see `wrappedErrorTextsAt`). */
+  errorAt(level: DiagnosticLevel): string | undefined {
+    const budget = bounded();
+    const leaves = this.#normalizedAt(level, budget);
+    return leaves === undefined ? undefined : renderGroups(mergeLeaves(leaves), budget);
+  }
+
   /** Go's `Error()`: merged leaves sorted by message, details, level; one `msg: paths[\ndetails]` each. */
   error(): string {
     const budget = bounded();
-    const groups = mergeLeaves(this.#normalized(budget));
-    let out = "";
-    for (let i = 0; i < groups.length; i++) {
-      if (i > 0) out += "\n";
-      out += renderLeaf(groups[i] as MergedLeaf);
-    }
-    if (budget.omitted > 0 || budget.unchecked > 0) out += (out === "" ? "" : "\n") + moreErrorsLine(budget.omitted, budget.unchecked);
-    return out;
+    return renderGroups(mergeLeaves(this.#normalized(budget)), budget);
   }
 
   toString(): string {
     return this.error();
   }
+
 
   /** A copy of this node with `details` replaced (Go code assigns `fe.Details = …`). */
   withDetails(details: string): FieldError {
@@ -436,21 +451,48 @@ export class FieldError {
   // Past the budget, leaves are counted (one per path, or one when path-less), not collected. Iterative: a tree
   // can be as deep as the errors a caller nested.
   #normalized(budget: Budget): Leaf[] {
-    const out: Leaf[] = [];
-    const stack: Array<{ node: FieldError; outer: Steps }> = [{ node: this, outer: NO_STEPS }];
-    for (let top = stack.pop(); top !== undefined; top = stack.pop()) {
-      const { node, outer } = top;
-      node.#visit(outer, out, budget);
-      if (node.#childCount === 0) continue;
-      const childOuter = concatSteps(node.#childSteps, outer);
-      for (let i = node.#childCount - 1; i >= 0; i--) stack.push({ node: node.#rawChildren[i] as FieldError, outer: childOuter });
-    }
-    return out;
+    return this.#normalizedAt(undefined, budget) as Leaf[];
   }
 
-  #visit(outer: Steps, out: Leaf[], budget: Budget): void {
-    budget.omitted += this.#droppedErr + this.#droppedWarn;
-    budget.unchecked += this.#uncheckedHere;
+  /**
+   * `filter(level)?.#normalized(budget)` in one walk of this tree (undefined where the filter gives undefined): the
+   * filter keeps a node at `level` that is not blank, and keeps a node for the paths dropped at `level` (and, for
+   * errors, the list entries not checked); its kept nodes keep their pre-order and their paths. Without a level,
+   * `#normalized(budget)`.
+   */
+  #normalizedAt(level: DiagnosticLevel | undefined, budget: Budget): Leaf[] | undefined {
+    const out: Leaf[] = [];
+    let kept = level === undefined;
+    // The stack of nodes to visit, each with the steps its parents apply after its own.
+    const nodes: FieldError[] = [this];
+    const outers: Steps[] = [NO_STEPS];
+    for (let node = nodes.pop(); node !== undefined; node = nodes.pop()) {
+      const outer = outers.pop() as Steps;
+      const dropped = level === undefined ? node.#droppedErr + node.#droppedWarn : level === "Error" ? node.#droppedErr : node.#droppedWarn;
+      const unchecked = level === undefined || level === "Error" ? node.#uncheckedHere : 0;
+      budget.omitted += dropped;
+      budget.unchecked += unchecked;
+      if (level === undefined) {
+        node.#visitLeaf(outer, out, budget);
+      } else {
+        if (dropped > 0 || unchecked > 0) kept = true;
+        if (node.level === level && !node.#isBlankNode()) {
+          kept = true;
+          node.#visitLeaf(outer, out, budget);
+        }
+      }
+      if (node.#childCount === 0) continue;
+      const childOuter = concatSteps(node.#childSteps, outer);
+      for (let i = node.#childCount - 1; i >= 0; i--) {
+        nodes.push(node.#rawChildren[i] as FieldError);
+        outers.push(childOuter);
+      }
+    }
+    return kept ? out : undefined;
+  }
+
+  // This node's leaf (none without a message), its paths prefixed by its steps and then `outer`, within the budget.
+  #visitLeaf(outer: Steps, out: Leaf[], budget: Budget): void {
     if (this.message === "") return;
     let raw = this.#rawPaths;
     const weight = raw.length === 0 ? 1 : raw.length;
@@ -482,6 +524,17 @@ export class FieldError {
     budget.charsLeft -= chars;
     out.push({ message: this.message, level: this.level, details: this.details, paths });
   }
+}
+
+/** Go's `Error()` text of merged groups: one `msg: paths[\ndetails]` each, then what the budget left out. */
+function renderGroups(groups: readonly MergedLeaf[], budget: Budget): string {
+  let out = "";
+  for (let i = 0; i < groups.length; i++) {
+    if (i > 0) out += "\n";
+    out += renderLeaf(groups[i] as MergedLeaf);
+  }
+  if (budget.omitted > 0 || budget.unchecked > 0) out += (out === "" ? "" : "\n") + moreErrorsLine(budget.omitted, budget.unchecked);
+  return out;
 }
 
 function bounded(): Budget {
@@ -723,8 +776,14 @@ function renderLeaf(g: MergedLeaf): string {
 interface Group {
   readonly first: Leaf;
   paths: readonly string[];
+  /** Whether `paths` is this group's own copy (made on the first merge). */
+  owned: boolean;
+  /** The paths as a set, once the group holds more than SMALL_GROUP_PATHS (a short list is searched instead). */
   seen: Set<string> | undefined;
 }
+
+/** Up to this many paths, a group's paths are searched and sorted in place without a Set or sort's workspace. */
+const SMALL_GROUP_PATHS = 16;
 
 function mergeLeaves(leaves: readonly Leaf[]): MergedLeaf[] {
   if (leaves.length === 1) {
@@ -747,7 +806,7 @@ function mergeLeaves(leaves: readonly Leaf[]): MergedLeaf[] {
       g = groups.get(key);
       if (g === undefined) {
         last = l;
-        lastGroup = { first: l, paths: l.paths, seen: undefined };
+        lastGroup = { first: l, paths: l.paths, owned: false, seen: undefined };
         groups.set(key, lastGroup);
         continue;
       }
@@ -755,21 +814,21 @@ function mergeLeaves(leaves: readonly Leaf[]): MergedLeaf[] {
     last = l;
     lastGroup = g;
     // Go's mergePaths: existing paths kept as they are, new ones appended unless already present.
-    if (g.seen === undefined) {
-      g.seen = new Set(g.paths);
+    if (!g.owned) {
+      g.owned = true;
       g.paths = g.paths.slice();
     }
     const merged = g.paths as string[];
     for (const p of l.paths) {
-      if (!g.seen.has(p)) {
-        g.seen.add(p);
-        merged.push(p);
-      }
+      if (g.seen === undefined && merged.length >= SMALL_GROUP_PATHS) g.seen = new Set(merged);
+      if (g.seen === undefined ? merged.includes(p) : g.seen.has(p)) continue;
+      g.seen?.add(p);
+      merged.push(p);
     }
   }
   const out: MergedLeaf[] = [];
   for (const g of groups.values()) {
-    out.push({ message: g.first.message, level: g.first.level, details: g.first.details, paths: sortedPaths(g.paths, g.seen !== undefined) });
+    out.push({ message: g.first.message, level: g.first.level, details: g.first.details, paths: sortedPaths(g.paths, g.owned) });
   }
   if (out.length > 1) out.sort(compareLeaves);
   return out;
@@ -788,7 +847,16 @@ function sortedPaths(paths: readonly string[], owned: boolean): readonly string[
     }
   }
   if (sorted) return paths;
-  return (owned ? (paths as string[]) : paths.slice()).sort(compareByteOrder);
+  const out = owned ? (paths as string[]) : paths.slice();
+  if (out.length > SMALL_GROUP_PATHS) return out.sort(compareByteOrder);
+  // Insertion sort: stable like Array#sort, and without its workspace for the few paths a group usually holds.
+  for (let i = 1; i < out.length; i++) {
+    const p = out[i] as string;
+    let j = i - 1;
+    for (; j >= 0 && compareByteOrder(out[j] as string, p) > 0; j--) out[j + 1] = out[j] as string;
+    out[j + 1] = p;
+  }
+  return out;
 }
 
 function compareLeaves(a: Leaf, b: Leaf): number {

@@ -4,7 +4,7 @@
  * PodSecurityContextMask, SecurityContextMask, CapabilitiesMask), rules in
  * docs/knative-behavior.md#security-contexts.
  */
-import { also, errGeneric, errInvalidValue, errOutOfBoundsValue, viaField, type FieldError } from "../apis/field-error.js";
+import { also, errInvalidValue, errOutOfBoundsValue, viaField, FieldError } from "../apis/field-error.js";
 import type { FeaturesConfig } from "../config/types.js";
 import {
   arrayField,
@@ -169,6 +169,7 @@ export function warnDefaultContainerSecurityContext(
 
 const NIL_CONTEXT: JsonObject = Object.freeze({});
 
+/** Go's `apis.ErrGeneric(msg, fieldPath).At(apis.WarningLevel)`: one leaf, made at the warning level. */
 function insecureDefault(fieldPath: string): FieldError {
-  return errGeneric(INSECURE_DEFAULT_MESSAGE, fieldPath).at("Warning");
+  return new FieldError({ message: INSECURE_DEFAULT_MESSAGE, paths: [fieldPath], level: "Warning" });
 }
