@@ -5,20 +5,46 @@
  *   `v < b`; contrib.go.opencensus.io/exporter/prometheus makes the counts cumulative). With Knative 1.17's
  *   whole-millisecond values and bounds, a 1 ms request is in `le="2"`, not `le="1"`;
  * - "at-or-below" (OpenTelemetry's explicit bucket histogram, and Prometheus's own `le`).
- * prom-client's Histogram only counts "at-or-below" and prints `le` first.
+ * prom-client's Histogram only counts "at-or-below" and prints `le` first; with `le: "first"` so does this one
+ * (Duckbill's own duckbill_* histogram keeps prom-client's text). Unlike a labelled child of prom-client 15's
+ * Histogram, which validates and hashes its labels on every `observe` (histogram.js), a series found once is
+ * observed without a label object or key.
  */
 import type { Registry } from "prom-client";
 import { MAX_SERIES_PER_METRIC, SeriesTable } from "./metric-labels.js";
 
-interface Series {
-  readonly labels: Readonly<Record<string, string>>;
+export type BucketBound = "below" | "at-or-below";
+
+/** One series: its labels, and its values counted into the histogram's buckets. */
+class Series {
   /** counts[i]: the values in bucket i (not cumulative); the last one counts the values past the last bound. */
   readonly counts: number[];
-  sum: number;
-  count: number;
+  sum = 0;
+  count = 0;
+
+  constructor(
+    readonly labels: Readonly<Record<string, string>>,
+    private readonly bounds: readonly number[],
+    private readonly bound: BucketBound,
+  ) {
+    this.counts = new Array<number>(bounds.length + 1).fill(0);
+  }
+
+  observe(value: number): void {
+    const bounds = this.bounds;
+    let i = 0;
+    if (this.bound === "below") while (i < bounds.length && !(value < (bounds[i] as number))) i++;
+    else while (i < bounds.length && !(value <= (bounds[i] as number))) i++;
+    this.counts[i] = (this.counts[i] as number) + 1;
+    this.sum += value;
+    this.count++;
+  }
 }
 
-export type BucketBound = "below" | "at-or-below";
+/** A series of a histogram, to observe values in. */
+export interface HistogramSeries {
+  observe(value: number): void;
+}
 
 /** The shape prom-client's Registry (and the --workers AggregatorRegistry, which sums) reads from a metric. */
 export interface MetricSnapshot {
@@ -42,6 +68,8 @@ export class ExplicitBucketHistogram {
     private readonly bounds: readonly number[],
     private readonly bound: BucketBound,
     maxSeries = MAX_SERIES_PER_METRIC,
+    /** Where `le` goes among a bucket line's labels: last as Go's exporters print it, first as prom-client does. */
+    private readonly le: "first" | "last" = "last",
   ) {
     this.series = new SeriesTable(maxSeries);
   }
@@ -56,21 +84,24 @@ export class ExplicitBucketHistogram {
    * series, a new label set is counted in the series of `overflow()`'s values instead.
    */
   observe(values: readonly string[], value: number, overflow: () => readonly string[] = () => values): void {
+    this.seriesOf(values, overflow).observe(value);
+  }
+
+  /** The series of `values` (see `observe`), for a caller that keeps it to observe values in. */
+  seriesOf(values: readonly string[], overflow: () => readonly string[] = () => values): HistogramSeries & Series {
     const key = values.join("\n");
-    const s = this.series.find(key) ?? this.series.add(key, values, (v) => this.newSeries(v), overflow, (v) => v.join("\n"));
-    const bounds = this.bounds;
-    let i = 0;
-    if (this.bound === "below") while (i < bounds.length && !(value < (bounds[i] as number))) i++;
-    else while (i < bounds.length && !(value <= (bounds[i] as number))) i++;
-    s.counts[i] = (s.counts[i] ?? 0) + 1;
-    s.sum += value;
-    s.count++;
+    return this.series.find(key) ?? this.series.add(key, values, (v) => this.newSeries(v), overflow, (v) => v.join("\n"));
   }
 
   private newSeries(values: readonly string[]): Series {
     const own: Record<string, string> = {};
     this.labelNames.forEach((n, i) => (own[n] = values[i] ?? ""));
-    return { labels: own, counts: new Array<number>(this.bounds.length + 1).fill(0), sum: 0, count: 0 };
+    return new Series(own, this.bounds, this.bound);
+  }
+
+  /** A bucket line's labels: the series' with `le` where this histogram prints it. */
+  private bucketLabels(labels: Readonly<Record<string, string>>, le: number | string): Record<string, string | number> {
+    return this.le === "first" ? { le, ...labels } : { ...labels, le };
   }
 
   /** Each series' labels and how many values it counted (for a counter that is this histogram's count). */
@@ -89,9 +120,9 @@ export class ExplicitBucketHistogram {
       let cumulative = 0;
       this.bounds.forEach((b, i) => {
         cumulative += s.counts[i] ?? 0;
-        values.push({ metricName: `${this.name}_bucket`, labels: { ...s.labels, le: b }, value: cumulative });
+        values.push({ metricName: `${this.name}_bucket`, labels: this.bucketLabels(s.labels, b), value: cumulative });
       });
-      values.push({ metricName: `${this.name}_bucket`, labels: { ...s.labels, le: "+Inf" }, value: s.count });
+      values.push({ metricName: `${this.name}_bucket`, labels: this.bucketLabels(s.labels, "+Inf"), value: s.count });
       values.push({ metricName: `${this.name}_sum`, labels: { ...s.labels }, value: s.sum });
       values.push({ metricName: `${this.name}_count`, labels: { ...s.labels }, value: s.count });
     }

@@ -104,6 +104,21 @@ describe("WebhookMetrics under hostile label values", () => {
   });
 });
 
+describe("duckbill_admission_duration_seconds", () => {
+  it("counts a value at a bound in that bucket, cumulatively, and prints le first as prom-client's Histogram does", async () => {
+    const m = new WebhookMetrics({ processMetrics: false, knative: false });
+    for (const seconds of [0.005, 0.005, 0.02, 100]) m.observeAdmission(answered(request(), true), seconds, "/defaulting");
+    const lines = (await m.registry.metrics()).split("\n").filter((l) => l.startsWith("duckbill_admission_duration_seconds"));
+    const series = 'type="validation",group="serving.knative.dev",version="v1",kind="Service",subresource="",operation="CREATE",status="success"';
+    expect(lines).toContain(`duckbill_admission_duration_seconds_bucket{le="0.005",${series}} 2`);
+    expect(lines).toContain(`duckbill_admission_duration_seconds_bucket{le="0.01",${series}} 2`);
+    expect(lines).toContain(`duckbill_admission_duration_seconds_bucket{le="0.025",${series}} 3`);
+    expect(lines).toContain(`duckbill_admission_duration_seconds_bucket{le="+Inf",${series}} 4`);
+    expect(lines).toContain(`duckbill_admission_duration_seconds_sum{${series}} 100.03`);
+    expect(lines).toContain(`duckbill_admission_duration_seconds_count{${series}} 4`);
+  });
+});
+
 describe("duckbill_feature_scope_denials_total", () => {
   it("counts scope denials by flag, a flag the table does not know as other", async () => {
     const m = new WebhookMetrics({ processMetrics: false, knative: false });

@@ -1,6 +1,7 @@
-import { collectDefaultMetrics, Counter, Histogram, Registry } from "prom-client";
+import { collectDefaultMetrics, Counter, Registry } from "prom-client";
 import type { AdmittedSummary } from "../admission/http.js";
 import { DEFAULT_PROFILE, type KnativeProfile } from "../config/profile.js";
+import { ExplicitBucketHistogram, type HistogramSeries } from "./explicit-histogram.js";
 import { KnativeWebhookMetrics, OPENTELEMETRY_DURATION_BUCKETS, type KnativeMetricsFamily } from "./knative-metrics.js";
 import { flagLabel, LabelBounds, OVERFLOW_LABELS, SeriesTable, type RequestLabels } from "./metric-labels.js";
 
@@ -14,7 +15,7 @@ export class WebhookMetrics {
   readonly registry = new Registry();
   /** Knative's own series (src/server/knative-metrics.ts); undefined with `--knative-metrics false`. */
   readonly knative: KnativeWebhookMetrics | undefined;
-  private readonly duration: Histogram<(typeof LABELS)[number]>;
+  private readonly duration: ExplicitBucketHistogram;
   private readonly denials: Counter<"type" | "group" | "version" | "kind" | "operation">;
   private readonly rejected: Counter<"path" | "code">;
   private readonly scopeDenials: Counter<"flag">;
@@ -23,14 +24,18 @@ export class WebhookMetrics {
 
   constructor(opts: { processMetrics?: boolean; knative?: KnativeMetricsFamily | false; knativeExposed?: boolean; bounds?: LabelBounds } = {}) {
     this.bounds = opts.bounds ?? new LabelBounds();
-    this.duration = new Histogram({
-      name: "duckbill_admission_duration_seconds",
-      help: "Time to answer one AdmissionReview, from decoded body to encoded answer.",
-      labelNames: LABELS,
-      // Knative's kn.webhook.handler.duration buckets, in seconds.
-      buckets: OPENTELEMETRY_DURATION_BUCKETS,
-      registers: [this.registry],
-    });
+    // Knative's kn.webhook.handler.duration buckets, in seconds, counted as prom-client's Histogram counts and
+    // printed as it prints them (`le` first).
+    this.duration = new ExplicitBucketHistogram(
+      "duckbill_admission_duration_seconds",
+      "Time to answer one AdmissionReview, from decoded body to encoded answer.",
+      LABELS,
+      OPENTELEMETRY_DURATION_BUCKETS,
+      "at-or-below",
+      undefined,
+      "first",
+    );
+    this.duration.register(this.registry);
     this.denials = new Counter({
       name: "duckbill_admission_denials_total",
       help: "AdmissionReviews answered with allowed=false.",
@@ -65,12 +70,12 @@ export class WebhookMetrics {
 
   /**
    * The series of each label set, looked up by one concatenated key: no label object is built per request. (A
-   * labelled child of prom-client 15's Histogram still validates and hashes its labels on every `observe`:
-   * histogram.js `observe`; the bench's allocation profile shows it, ≈ 0.8 kB per request.) Label values are bounded
-   * (metric-labels.ts) and so is the number of series: past MAX_SERIES_PER_METRIC, new label sets share the
-   * overflow series.
+   * labelled child of prom-client 15's Counter still validates and hashes its labels on every `inc`; the duration
+   * histogram is an ExplicitBucketHistogram for that reason, ≈ 0.5 kB per request in bench/allocation.mjs.) Label
+   * values are bounded (metric-labels.ts) and so is the number of series: past MAX_SERIES_PER_METRIC, new label sets
+   * share the overflow series.
    */
-  private readonly durations = new SeriesTable<RequestLabels, { observe(v: number): void }>();
+  private readonly durations = new SeriesTable<RequestLabels, HistogramSeries>();
   private readonly denied = new SeriesTable<RequestLabels, { inc(): void }>();
 
   /** One AdmissionReview answered on `path` in `seconds`. */
@@ -83,7 +88,7 @@ export class WebhookMetrics {
     const overflow = (): RequestLabels => OVERFLOW_LABELS;
     const duration =
       this.durations.find(key) ??
-      this.durations.add(key, labels, (l) => this.duration.labels({ type, group: l.group, version: l.version, kind: l.kind, subresource: l.subresource, operation: l.operation, status }), overflow, keyOf);
+      this.durations.add(key, labels, (l) => this.duration.seriesOf([type, l.group, l.version, l.kind, l.subresource, l.operation, status]), overflow, keyOf);
     duration.observe(seconds);
     if (!response.allowed) {
       const denial = this.denied.find(key) ?? this.denied.add(key, labels, (l) => this.denials.labels({ type, group: l.group, version: l.version, kind: l.kind, operation: l.operation }), overflow, keyOf);
