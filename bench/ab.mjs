@@ -5,6 +5,7 @@
 //   mkdir -p /tmp/a && cp -r bin dist /tmp/a      # a build to compare against (e.g. main's), then change and rebuild
 //   node bench/ab.mjs --a /tmp/a --b . [--rounds 6] [--seconds 5] [--workers 1]
 //   node bench/ab.mjs --a . --b . --b-node-flags "--max-semi-space-size=2 ..."   # one build, two sets of runtime flags
+//   node bench/ab.mjs --a . --b . --b-log-level silent                           # what info logging costs
 //
 // Each directory holds bin/duckbill and dist/ (`npm run build`). Both serve `--workers N` (default 1) with info
 // logging into a file and the image's node flags, on loopback, answering the bench's 400-request mix (Knative
@@ -36,12 +37,13 @@ const { values: flags } = parseArgs({
     "knative-version": { type: "string", default: DEFAULT_BENCH_RELEASE },
     "node-flags": { type: "string", default: IMAGE_NODE_FLAGS },
     "b-node-flags": { type: "string" },
+    "b-log-level": { type: "string" },
     node: { type: "string" },
     help: { type: "boolean", default: false },
   },
 });
 if (flags.help || flags.a === undefined || flags.b === undefined) {
-  console.log("Usage: node bench/ab.mjs --a DIR --b DIR [--rounds N] [--seconds S] [--rate R] [--workers N] [--knative-version V] [--node-flags F] [--b-node-flags F] [--node PATH]");
+  console.log("Usage: node bench/ab.mjs --a DIR --b DIR [--rounds N] [--seconds S] [--rate R] [--workers N] [--knative-version V] [--node-flags F] [--b-node-flags F] [--b-log-level L] [--node PATH]");
   process.exit(flags.help ? 0 : 2);
 }
 const ROUNDS = Number(flags.rounds);
@@ -86,7 +88,7 @@ async function main() {
     ["A", flags.a],
     ["B", flags.b],
   ]) {
-    const srv = await startDuckbill({ certDir, logFile: join(workDir, `${name}.log`), logLevel: "info", release: flags["knative-version"], workers: Number(flags.workers), nodeFlags: name === "B" ? B_NODE_FLAGS : NODE_FLAGS, bin: join(resolve(dir), "bin", "duckbill") });
+    const srv = await startDuckbill({ certDir, logFile: join(workDir, `${name}.log`), logLevel: name === "B" ? (flags["b-log-level"] ?? "info") : "info", release: flags["knative-version"], workers: Number(flags.workers), nodeFlags: name === "B" ? B_NODE_FLAGS : NODE_FLAGS, bin: join(resolve(dir), "bin", "duckbill") });
     children.add(srv.child);
     const target = { host: HOST, port: srv.port, ca: srv.ca, servername: "localhost" };
     builds.push({ name, dir, srv, target, bytes: mix.map((r) => requestBytes(HOST, srv.port, r.path, r.body)), sat: [], paced: [] });
@@ -105,7 +107,8 @@ async function main() {
   }
   const f = (x) => Math.round(x);
   const runtime = B_NODE_FLAGS === NODE_FLAGS ? `node flags ${NODE_FLAGS.join(" ")}` : `A's node flags ${NODE_FLAGS.join(" ")}, B's ${B_NODE_FLAGS.join(" ")}`;
-  const lines = [`A = ${flags.a}, B = ${flags.b}; ${runtime}; ${ROUNDS} rounds of ${MS / 1000} s; --workers ${flags.workers}; load average at end ${loadavg().map((x) => x.toFixed(1)).join(" ")}`, ""];
+  const logLevels = flags["b-log-level"] === undefined ? "info logging" : `A logs at info, B at ${flags["b-log-level"]}`;
+  const lines = [`A = ${flags.a}, B = ${flags.b}; ${runtime}; ${logLevels}; ${ROUNDS} rounds of ${MS / 1000} s; --workers ${flags.workers}; load average at end ${loadavg().map((x) => x.toFixed(1)).join(" ")}`, ""];
   lines.push("| build | CPU µs/req at saturation (median; rounds) | req/s at saturation (median) | CPU µs/req at " + RATE + " req/s (median; rounds) | p99 ms at " + RATE + " req/s (median; rounds) | peak RSS MB (max) | errors |");
   lines.push("|---|---|---:|---|---|---:|---:|");
   for (const b of builds) {
