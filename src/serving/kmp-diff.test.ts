@@ -1,4 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { goTypeOf } from "../apis/knative-types.js";
+import { decodeGo } from "../go/encoding/json/index.js";
+import { decodeFirstJsonValue } from "../go/encoding/json/stream.js";
 import { shortDiff } from "./kmp-diff.js";
 
 const container = (extra: Record<string, unknown> = {}) => ({ name: "user-container", image: "busybox", ...extra });
@@ -196,5 +199,29 @@ describe("shortDiff on an unknown root", () => {
   it("compares plain JSON and reports at the root", () => {
     expect(shortDiff("string", "foo", "bar")).toBe('{string}:\n\t-: "foo"\n\t+: "bar"\n');
     expect(shortDiff("string", { a: [1] }, { a: [1] })).toBe("");
+  });
+});
+
+describe("shortDiff of IntOrString fields a repeated key decoded (a half the Type does not show)", () => {
+  // A RevisionSpec as the webhook decodes it from the request's text (decode.ts records the hidden half).
+  const revisionSpec = (text: string): unknown => {
+    const parsed = decodeFirstJsonValue(text);
+    if (!parsed.ok) throw new Error(parsed.error);
+    const decoded = decodeGo(goTypeOf("serving.RevisionSpec"), parsed.value);
+    if (!decoded.ok) throw new Error(decoded.error);
+    return decoded.value;
+  };
+  const withPort = (port: string): string => `{"containers":[{"image":"busybox","readinessProbe":{"tcpSocket":{${port}}}}]}`;
+
+  it("go-cmp compares and prints all three fields: the hidden StrVal is a change", () => {
+    expect(shortDiff("v1.RevisionSpec", revisionSpec(withPort('"port":0')), revisionSpec(withPort('"port":"x","port":0')))).toBe(
+      '{v1.RevisionSpec}.PodSpec.Containers[0].ReadinessProbe.ProbeHandler.TCPSocket.Port.StrVal:\n\t-: ""\n\t+: "x"\n',
+    );
+  });
+
+  it("the same hidden half on both sides is no change, and a whole probe added prints it", () => {
+    const hidden = revisionSpec(withPort('"port":"x","port":0'));
+    expect(shortDiff("v1.RevisionSpec", hidden, revisionSpec(withPort('"port":"x","port":0')))).toBe("");
+    expect(shortDiff("v1.RevisionSpec", revisionSpec('{"containers":[{"image":"busybox"}]}'), hidden)).toContain("TCPSocket:&TCPSocketAction{Port:{0 0 x},Host:,}");
   });
 });

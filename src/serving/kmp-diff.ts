@@ -18,7 +18,7 @@ import { goFormatFloat } from "../go/strconv/ftoa.js";
 import { goQuote } from "../go/strconv/quote.js";
 import type { GoField, GoType, StructType } from "../go/encoding/json/types.js";
 import { stringifyJson } from "../go/encoding/json/json-bigint.js";
-import { emptyNotNilFields } from "../go/encoding/json/index.js";
+import { emptyNotNilFields, intOrStringHalves } from "../go/encoding/json/index.js";
 import { goTypeOf, kubernetesStructNames } from "../apis/knative-types.js";
 import { goFieldNames } from "../apis/go-types.generated.js";
 import { jsonEqual } from "../duck/json-equal.js";
@@ -180,7 +180,26 @@ function walkIntOrString(st: DiffState, x: unknown, y: unknown): void {
 
 function intOrStringFields(v: unknown): [number, number, string] {
   if (typeof v === "string") return [1, 0, v];
+  if (isHiddenHalf(v)) return [v.type, v.intVal, v.strVal];
   return [0, typeof v === "number" ? v : 0, ""];
+}
+
+const HIDDEN_HALF: unique symbol = Symbol("IntOrString with a hidden half");
+
+/**
+ * An IntOrString field decoded from a repeated key whose Type does not show a non-zero half (decode.ts
+ * intOrStringHalves): `"port":"x","port":0` is {Type: Int, IntVal: 0, StrVal: "x"}. go-cmp compares and prints all
+ * three fields, so fieldValue hands such a field over as this instead of its marshalled value.
+ */
+interface HiddenHalf {
+  readonly [HIDDEN_HALF]: true;
+  readonly type: number;
+  readonly intVal: number;
+  readonly strVal: string;
+}
+
+function isHiddenHalf(v: unknown): v is HiddenHalf {
+  return typeof v === "object" && v !== null && (v as Partial<HiddenHalf>)[HIDDEN_HALF] === true;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -397,7 +416,7 @@ function formatValue(t: GoType, v: unknown, depth: number, plus: boolean): strin
     case "struct": {
       const o = asJsonObject(v);
       const parts = layoutOf(t).map((e) => {
-        const text = e.embedded !== undefined ? formatValue(e.embedded, o, depth + 1, plus) : formatValue(e.field.type, o?.[e.field.name], depth + 1, plus);
+        const text = e.embedded !== undefined ? formatValue(e.embedded, o, depth + 1, plus) : formatValue(e.field.type, fieldValue(o, e.field), depth + 1, plus);
         return plus ? e.goName + ":" + text : text;
       });
       return "{" + parts.join(" ") + "}";
@@ -449,7 +468,7 @@ function generatedString(t: StructType, v: unknown): string {
   let out = t.shortName + "{";
   for (const e of layoutOf(t)) {
     out += e.goName + ":";
-    out += e.embedded !== undefined ? generatedString(e.embedded, o) : generatedField(e.field.type, o?.[e.field.name]);
+    out += e.embedded !== undefined ? generatedString(e.embedded, o) : generatedField(e.field.type, fieldValue(o, e.field));
     out += ",";
   }
   return out + "}";
@@ -567,11 +586,16 @@ const EMPTY_MAP: Readonly<Record<string, unknown>> = Object.freeze({});
 
 /**
  * A struct field as Go holds it: an omitempty slice, map or []byte that held `[]`, `{}` or `""` is absent from
- * the marshalled object but empty, not nil, in Go (emptyNotNilFields), and go-cmp tells the two apart.
+ * the marshalled object but empty, not nil, in Go (emptyNotNilFields), and go-cmp tells the two apart; an
+ * IntOrString with a hidden half is all three of its fields (HiddenHalf).
  */
 function fieldValue(obj: Record<string, unknown> | undefined, f: GoField): unknown {
   if (obj === undefined) return undefined;
   const v = obj[f.name];
+  if (f.type.kind === "intOrString") {
+    const halves = intOrStringHalves(obj, f.name);
+    if (halves !== undefined) return { [HIDDEN_HALF]: true, type: typeof v === "string" ? 1 : 0, intVal: halves.intVal, strVal: halves.strVal } satisfies HiddenHalf;
+  }
   if (v !== undefined || emptyNotNilFields(obj)?.has(f.name) !== true) return v;
   switch (f.type.kind) {
     case "slice":
