@@ -114,6 +114,11 @@ export interface Toolchain {
    * goroutine stack that grows, so every name template a ConfigMap can hold parses.
    */
   readonly templateMaxStackDepth: number | undefined;
+  /**
+   * url.Parse checks what a host's brackets hold (golang/go src/net/url/url.go parseHost: netip.ParseAddr, "invalid
+   * IP-literal") from Go 1.26; Go 1.23 took `[]` or `[x]` as they came (src/go/net/url/url.ts UrlRules).
+   */
+  readonly urlIpLiterals: boolean;
 }
 
 export interface ProbeRules {
@@ -244,8 +249,8 @@ const UNKNOWN_K8S_FIELDS_1_17 = absentFields["1.17"];
 const UNKNOWN_K8S_FIELDS_1_23 = absentFields["1.23"];
 const UNKNOWN_K8S_FIELDS_1_24 = absentFields["1.24"];
 
-const GO_1_23: Toolchain = Object.freeze({ go: "go1.23", jsonEmbeddedFieldNames: false, cleanPathRedirectStatus: 301, templateMaxStackDepth: undefined });
-const GO_1_26: Toolchain = Object.freeze({ go: "go1.26", jsonEmbeddedFieldNames: true, cleanPathRedirectStatus: 307, templateMaxStackDepth: 10000 });
+const GO_1_23: Toolchain = Object.freeze({ go: "go1.23", jsonEmbeddedFieldNames: false, cleanPathRedirectStatus: 301, templateMaxStackDepth: undefined, urlIpLiterals: false });
+const GO_1_26: Toolchain = Object.freeze({ go: "go1.26", jsonEmbeddedFieldNames: true, cleanPathRedirectStatus: 307, templateMaxStackDepth: 10000, urlIpLiterals: true });
 
 export const PROFILES: Readonly<Record<KnativeVersion, KnativeProfile>> = Object.freeze({
   "1.17": Object.freeze({ version: "1.17", servingModule: "knative.dev/serving v0.44.2", bodyTooLargeStatus: 413, unvalidatedConfigMaps: [], volumes: VOLUMES_1_17, securePodDefaults: SECURE_POD_DEFAULTS_1_17, configMapParse: CONFIGMAP_PARSE_1_17, observabilitySchema: "opencensus", deploymentBoolKeys: [], probes: PROBES_1_17, labelKeyWording: false, unknownK8sFields: UNKNOWN_K8S_FIELDS_1_17, podSpecDryRun: "flag", namespaceOwnerController: true, webhookMetrics: "opencensus", controllerFlags: [], toolchain: GO_1_23 }),

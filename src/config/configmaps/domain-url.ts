@@ -4,7 +4,7 @@
  * (`domain template has url path: <RequestURI()>`). Parsing and its errors come from the encoding/json port (src/go/encoding/json) of
  * net/url; Hostname() and RequestURI() are derived here from the same raw parts.
  */
-import { roundTripUrl } from "../../go/net/url/url.js";
+import { GO_1_23_URL_RULES, roundTripUrl, type UrlRules } from "../../go/net/url/url.js";
 
 const SCHEME = "https:";
 
@@ -63,10 +63,10 @@ function hostnameEmpty(host: string): boolean {
   return h === "";
 }
 
-/** checkDomainTemplate's URL checks on the rendered template. */
-export function checkRenderedDomain(rendered: string): string | undefined {
+/** checkDomainTemplate's URL checks on the rendered template, url.Parse as the release's Go toolchain parses. */
+export function checkRenderedDomain(rendered: string, rules: UrlRules = GO_1_23_URL_RULES): string | undefined {
   const raw = "https://" + rendered;
-  const parsed = roundTripUrl(raw);
+  const parsed = roundTripUrl(raw, rules);
   if (!parsed.ok) return parsed.error;
   const hash = raw.indexOf("#");
   let rest = (hash < 0 ? raw : raw.slice(0, hash)).slice(SCHEME.length);

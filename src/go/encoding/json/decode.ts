@@ -27,7 +27,7 @@ import { decodeStdBase64 } from "../base64/base64.js";
 import { goTrimSpace } from "../../strings/trim.js";
 import { goString, hasGoStrings, mayRepeatKeys } from "./go-strings.js";
 import { roundTripRfc3339 } from "../../time/rfc3339.js";
-import { roundTripUrl } from "../../net/url/url.js";
+import { GO_1_23_URL_RULES, GO_1_26_URL_RULES, roundTripUrl, type UrlRules } from "../../net/url/url.js";
 import { copyJsonValue, hasOwnKeys, isJsonObject, repeatedMembers, setOwn, type JsonObject } from "./json-value.js";
 
 export type GoDecodeResult = { ok: true; value: unknown } | { ok: false; error: string };
@@ -70,9 +70,11 @@ interface DecodeState {
   omitZero: ReadonlySet<GoField> | undefined;
   /** DecodeOptions.rawByReference. */
   rawByReference: boolean;
+  /** DecodeOptions.urlIpLiterals, as net/url's rules. */
+  urlRules: UrlRules;
 }
 
-const state: DecodeState = { savedError: undefined, tracking: false, checkStrings: true, repeatedKeys: true, struct: undefined, fields: [], embeddedNames: false, hidden: undefined, omitZero: undefined, rawByReference: false };
+const state: DecodeState = { savedError: undefined, tracking: false, checkStrings: true, repeatedKeys: true, struct: undefined, fields: [], embeddedNames: false, hidden: undefined, omitZero: undefined, rawByReference: false, urlRules: GO_1_23_URL_RULES };
 
 /**
  * Decodes `value` (the output of JSON.parse, or of decodeFirstJsonValue: integer literals JSON.parse would round
@@ -105,6 +107,8 @@ export interface DecodeOptions {
    * AdmissionReview's `object`, decoded again later), so that the largest part of a request is not copied.
    */
   readonly rawByReference?: boolean;
+  /** apis.URL fields are parsed as Go 1.26's url.Parse parses them (src/go/net/url/url.ts UrlRules); else Go 1.23's. */
+  readonly urlIpLiterals?: boolean;
   /**
    * The value decoded is a struct field's: error paths start with that struct and the field path from the root
    * (errorContext as decode.go has it there), e.g. `{struct: "AdmissionReview", fields: ["response"]}`.
@@ -119,6 +123,7 @@ export function decodeGo(type: GoType, value: unknown, options: DecodeOptions = 
   state.hidden = options.hiddenFields;
   state.omitZero = options.omitZeroFields;
   state.rawByReference = options.rawByReference === true;
+  state.urlRules = options.urlIpLiterals === true ? GO_1_26_URL_RULES : GO_1_23_URL_RULES;
   try {
     const untracked = decodeOnce(type, value, false, options.within);
     return untracked ?? (decodeOnce(type, value, true, options.within) as GoDecodeResult);
@@ -603,7 +608,7 @@ function decodeIntOrString(v: unknown, cur: unknown): string | number {
 function decodeUrl(v: unknown): string {
   if (v === null) return "";
   if (typeof v !== "string") throw new DecodeAbort(typeErrorText(describe(v), "string"));
-  const r = roundTripUrl(str(v));
+  const r = roundTripUrl(str(v), state.urlRules);
   if (!r.ok) throw new DecodeAbort(r.error);
   return r.value;
 }

@@ -1,10 +1,13 @@
 /**
  * knative.dev/pkg apis.URL's JSON: `url.Parse` on the way in, `URL.String()` on the way out, ported from
- * Go 1.23 net/url (the toolchain Knative 1.17 ships with; later Go versions validate IPv6 literals and
- * colons in hosts more strictly). Parsing works on UTF-8 bytes, one char per byte, as Go does.
+ * Go 1.23 net/url (the toolchain Knative 1.17 ships with), and with `ipLiterals` Go 1.26's check of IP literals in
+ * hosts (the toolchain of Knative 1.23 and 1.24). Go 1.26 also refuses a second colon in an http(s) host unless the
+ * urlstrictcolons GODEBUG setting says otherwise; that part is not ported. Parsing works on UTF-8 bytes, one char
+ * per byte, as Go does.
  */
 import { fromUtf8Bytes, utf8Bytes } from "../../encoding/json/go-strings.js";
 import { goQuote } from "../../strconv/quote.js";
+import { parseAddr } from "../netip/parse-addr.js";
 
 export type UrlRoundTrip = { ok: true; value: string } | { ok: false; error: string };
 
@@ -171,7 +174,27 @@ function invalidPort(colonPort: string): UrlError {
 }
 
 /** Go 1.23 parseHost. */
-function parseHost(host: string): string {
+/** What of url.Parse depends on the Go toolchain. */
+export interface UrlRules {
+  /**
+   * Go 1.26's parseHost (golang/go src/net/url/url.go): a `[` anywhere but first is "invalid IP-literal", and what
+   * the brackets hold must be an IPv6 address (netip.ParseAddr; an IPv4 one is "invalid IP-literal" too).
+   */
+  readonly ipLiterals: boolean;
+}
+
+/** Go 1.23's url.Parse. */
+export const GO_1_23_URL_RULES: UrlRules = Object.freeze({ ipLiterals: false });
+
+/** Go 1.26's url.Parse, as far as it is ported. */
+export const GO_1_26_URL_RULES: UrlRules = Object.freeze({ ipLiterals: true });
+
+function parseHost(host: string, rules: UrlRules): string {
+  if (rules.ipLiterals) {
+    const open = host.lastIndexOf("[");
+    if (open > 0) throw new UrlError("invalid IP-literal");
+    if (open === 0) return parseIpLiteral(host);
+  }
   if (host.startsWith("[")) {
     const i = host.lastIndexOf("]");
     if (i < 0) throw new UrlError("missing ']' in host");
@@ -191,13 +214,31 @@ function parseHost(host: string): string {
   return unescape(host, Mode.Host);
 }
 
+/** Go 1.26's parseHost of a host that starts with `[`: an IPv6 literal, with an optional zone and port. */
+function parseIpLiteral(host: string): string {
+  const close = host.lastIndexOf("]");
+  if (close < 0) throw new UrlError("missing ']' in host");
+  const colonPort = host.slice(close + 1);
+  if (!validOptionalPort(colonPort)) throw invalidPort(colonPort);
+  const unescapedColonPort = unescape(colonPort, Mode.Host);
+  const hostname = host.slice(1, close);
+  // RFC 6874: %25 introduces the zone identifier, which may %-encode anything; the host only non-ASCII bytes.
+  const zone = hostname.indexOf("%25");
+  const unescapedHostname = zone >= 0 ? unescape(hostname.slice(0, zone), Mode.Host) + unescape(hostname.slice(zone), Mode.Zone) : unescape(hostname, Mode.Host);
+  // Per RFC 3986, only a host identified by a valid IPv6 address can be enclosed by square brackets.
+  const addr = parseAddr(unescapedHostname);
+  if (!addr.ok) throw new UrlError(`invalid host: ${addr.error}`);
+  if (addr.is4) throw new UrlError("invalid IP-literal");
+  return "[" + unescapedHostname + "]" + unescapedColonPort;
+}
+
 function validUserinfo(s: string): boolean {
   return /^[A-Za-z0-9\-._:~!$&'()*+,;=%@]*$/.test(s);
 }
 
-function parseAuthority(u: GoUrl, authority: string): void {
+function parseAuthority(u: GoUrl, authority: string, rules: UrlRules): void {
   const i = authority.lastIndexOf("@");
-  u.host = parseHost(i < 0 ? authority : authority.slice(i + 1));
+  u.host = parseHost(i < 0 ? authority : authority.slice(i + 1), rules);
   if (i < 0) return;
   const userinfo = authority.slice(0, i);
   if (!validUserinfo(userinfo)) throw new UrlError("net/url: invalid userinfo");
@@ -245,7 +286,7 @@ function escapedFragment(u: GoUrl): string {
   return escape(u.fragment, Mode.Fragment);
 }
 
-function parseWithoutFragment(raw: string): GoUrl {
+function parseWithoutFragment(raw: string, rules: UrlRules): GoUrl {
   // eslint-disable-next-line no-control-regex -- control characters are what this matches
   if (/[\x00-\x1f\x7f]/.test(raw)) throw new UrlError("net/url: invalid control character in URL");
   const u: GoUrl = {
@@ -295,7 +336,7 @@ function parseWithoutFragment(raw: string): GoUrl {
       rest = authority.slice(slash);
       authority = authority.slice(0, slash);
     }
-    parseAuthority(u, authority);
+    parseAuthority(u, authority, rules);
   } else if (u.scheme !== "" && rest.startsWith("/")) {
     u.omitHost = true;
   }
@@ -339,14 +380,14 @@ function urlString(u: GoUrl): string {
  * apis.URL UnmarshalJSON then MarshalJSON for a JSON string: `""` stays empty, anything else goes
  * through url.Parse (error: `parse "<url>": <reason>`) and comes back as URL.String().
  */
-export function roundTripUrl(value: string): UrlRoundTrip {
+export function roundTripUrl(value: string, rules: UrlRules = GO_1_23_URL_RULES): UrlRoundTrip {
   if (value === "") return { ok: true, value: "" };
   const raw = utf8Bytes(value);
   const hash = raw.indexOf("#");
   const withoutFragment = hash < 0 ? raw : raw.slice(0, hash);
   let u: GoUrl;
   try {
-    u = parseWithoutFragment(withoutFragment);
+    u = parseWithoutFragment(withoutFragment, rules);
   } catch (e) {
     if (e instanceof UrlError) return { ok: false, error: `parse ${goQuote(fromUtf8Bytes(withoutFragment))}: ${e.message}` };
     throw e;
