@@ -3,19 +3,20 @@ import { goTypeOf } from "../apis/knative-types.js";
 import type { KnativeProfile } from "../config/profile.js";
 import type { DecodeOptions } from "../go/encoding/json/index.js";
 import type { GoField } from "../go/encoding/json/types.js";
+import { urlRulesOf } from "../go/net/url/url.js";
 
 const optionsByProfile = new WeakMap<KnativeProfile, DecodeOptions>();
 
 /**
  * How the release's webhook binary decodes JSON into Go types: its Go toolchain's decode-error field paths
- * (profile.toolchain.jsonEmbeddedFieldNames) and url.Parse (profile.toolchain.urlIpLiterals), and its k8s.io/api's fields (profile.unknownK8sFields hidden from the
+ * (profile.toolchain.jsonEmbeddedFieldNames) and url.Parse (profile.toolchain.urlIpLiterals, urlStrictColons), and its k8s.io/api's fields (profile.unknownK8sFields hidden from the
  * type tables, which hold the union of the releases; shared by every struct that embeds them). Built once a profile.
  */
 export function decodeOptionsOf(profile: KnativeProfile): DecodeOptions {
   let options = optionsByProfile.get(profile);
   if (options === undefined) {
     const hidden = fieldsOf(profile.unknownK8sFields);
-    options = Object.freeze({ embeddedFieldNames: profile.toolchain.jsonEmbeddedFieldNames, hiddenFields: hidden, omitZeroFields: OMIT_ZERO ? omitZeroFieldsOf(profile) : undefined, urlIpLiterals: profile.toolchain.urlIpLiterals });
+    options = Object.freeze({ embeddedFieldNames: profile.toolchain.jsonEmbeddedFieldNames, hiddenFields: hidden, omitZeroFields: OMIT_ZERO ? omitZeroFieldsOf(profile) : undefined, urlRules: urlRulesOf(profile.toolchain.urlIpLiterals, profile.toolchain.urlStrictColons) });
     optionsByProfile.set(profile, options);
   }
   return options;

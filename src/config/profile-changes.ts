@@ -111,6 +111,7 @@ const DESCRIPTIONS: Readonly<Record<string, Describe>> = {
   bodyTooLargeStatus: (_a, b) => `bodies over 3 MiB are answered HTTP ${String(b)}`,
   "toolchain.cleanPathRedirectStatus": (_a, b) => `an unclean path is redirected with HTTP ${String(b)}`,
   "toolchain.go": (_a, b) => `built with ${String(b)}`,
+  "toolchain.urlStrictColons": (_a, b) => (b === true ? "an http(s) URL's port starts at the host's first colon (a:1:2 is refused)" : "an http(s) URL's port starts at the host's last colon"),
   "toolchain.urlIpLiterals": (_a, b) => (b === true ? "URLs whose host is in brackets must hold an IPv6 address (url.Parse: invalid host, invalid IP-literal)" : "URLs whose host is in brackets are taken as written"),
   podSpecDryRun: (_a, b) =>
     b === "request"

@@ -119,6 +119,11 @@ export interface Toolchain {
    * IP-literal") from Go 1.26; Go 1.23 took `[]` or `[x]` as they came (src/go/net/url/url.ts UrlRules).
    */
   readonly urlIpLiterals: boolean;
+  /**
+   * url.Parse takes an http(s) host's port from its first colon (Go 1.26's urlstrictcolons GODEBUG setting, on by
+   * default for a main module whose go.mod says go 1.26: serving v0.51.0, Knative 1.24; v0.50.0 says go 1.25.0).
+   */
+  readonly urlStrictColons: boolean;
 }
 
 export interface ProbeRules {
@@ -249,13 +254,15 @@ const UNKNOWN_K8S_FIELDS_1_17 = absentFields["1.17"];
 const UNKNOWN_K8S_FIELDS_1_23 = absentFields["1.23"];
 const UNKNOWN_K8S_FIELDS_1_24 = absentFields["1.24"];
 
-const GO_1_23: Toolchain = Object.freeze({ go: "go1.23", jsonEmbeddedFieldNames: false, cleanPathRedirectStatus: 301, templateMaxStackDepth: undefined, urlIpLiterals: false });
-const GO_1_26: Toolchain = Object.freeze({ go: "go1.26", jsonEmbeddedFieldNames: true, cleanPathRedirectStatus: 307, templateMaxStackDepth: 10000, urlIpLiterals: true });
+const GO_1_23: Toolchain = Object.freeze({ go: "go1.23", jsonEmbeddedFieldNames: false, cleanPathRedirectStatus: 301, templateMaxStackDepth: undefined, urlIpLiterals: false, urlStrictColons: false });
+const GO_1_26: Toolchain = Object.freeze({ go: "go1.26", jsonEmbeddedFieldNames: true, cleanPathRedirectStatus: 307, templateMaxStackDepth: 10000, urlIpLiterals: true, urlStrictColons: false });
+/** Go 1.26 building a main module whose go.mod says go 1.26: its GODEBUG defaults are Go 1.26's. */
+const GO_1_26_MODULE_1_26: Toolchain = Object.freeze({ ...GO_1_26, urlStrictColons: true });
 
 export const PROFILES: Readonly<Record<KnativeVersion, KnativeProfile>> = Object.freeze({
   "1.17": Object.freeze({ version: "1.17", servingModule: "knative.dev/serving v0.44.2", bodyTooLargeStatus: 413, unvalidatedConfigMaps: [], volumes: VOLUMES_1_17, securePodDefaults: SECURE_POD_DEFAULTS_1_17, configMapParse: CONFIGMAP_PARSE_1_17, observabilitySchema: "opencensus", deploymentBoolKeys: [], probes: PROBES_1_17, labelKeyWording: false, unknownK8sFields: UNKNOWN_K8S_FIELDS_1_17, podSpecDryRun: "flag", namespaceOwnerController: true, webhookMetrics: "opencensus", controllerFlags: [], toolchain: GO_1_23 }),
   "1.23": Object.freeze({ version: "1.23", servingModule: "knative.dev/serving v0.50.0", bodyTooLargeStatus: 400, unvalidatedConfigMaps: ["config-tracing"], volumes: VOLUMES_1_23, securePodDefaults: SECURE_POD_DEFAULTS_1_20, configMapParse: CONFIGMAP_PARSE_1_19, observabilitySchema: "opentelemetry", deploymentBoolKeys: ["pod-is-always-schedulable"], templateNetworkingAnnotations: NETWORKING_ANNOTATIONS, probes: PROBES_1_23, labelKeyWording: true, unknownK8sFields: UNKNOWN_K8S_FIELDS_1_23, podSpecDryRun: "request", namespaceOwnerController: false, webhookMetrics: "opentelemetry", controllerFlags: [], toolchain: GO_1_26 }),
-  "1.24": Object.freeze({ version: "1.24", servingModule: "knative.dev/serving v0.51.0", bodyTooLargeStatus: 400, unvalidatedConfigMaps: ["config-tracing"], volumes: VOLUMES_1_23, securePodDefaults: SECURE_POD_DEFAULTS_1_20, configMapParse: CONFIGMAP_PARSE_1_19, observabilitySchema: "opentelemetry", deploymentBoolKeys: ["pod-is-always-schedulable"], templateNetworkingAnnotations: NETWORKING_ANNOTATIONS, probes: PROBES_1_23, labelKeyWording: true, unknownK8sFields: UNKNOWN_K8S_FIELDS_1_24, podSpecDryRun: "request", namespaceOwnerController: false, webhookMetrics: "opentelemetry", controllerFlags: ["domainmapping-direct-route-traffic"], toolchain: GO_1_26 }),
+  "1.24": Object.freeze({ version: "1.24", servingModule: "knative.dev/serving v0.51.0", bodyTooLargeStatus: 400, unvalidatedConfigMaps: ["config-tracing"], volumes: VOLUMES_1_23, securePodDefaults: SECURE_POD_DEFAULTS_1_20, configMapParse: CONFIGMAP_PARSE_1_19, observabilitySchema: "opentelemetry", deploymentBoolKeys: ["pod-is-always-schedulable"], templateNetworkingAnnotations: NETWORKING_ANNOTATIONS, probes: PROBES_1_23, labelKeyWording: true, unknownK8sFields: UNKNOWN_K8S_FIELDS_1_24, podSpecDryRun: "request", namespaceOwnerController: false, webhookMetrics: "opentelemetry", controllerFlags: ["domainmapping-direct-route-traffic"], toolchain: GO_1_26_MODULE_1_26 }),
 });
 
 /**

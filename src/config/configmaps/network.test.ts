@@ -42,3 +42,27 @@ describe("parseNetworkConfig (Knative 1.17)", () => {
     expect(parseNetworkConfig(data, PROFILES["1.17"])).toBe(error);
   });
 });
+
+// Domain templates whose host is or holds brackets or colons, as Knative's own webhooks answered them (reference/
+// builds of 1.17, 1.23 and 1.24, `--batch`): Go 1.23's url.Parse (1.17) takes what brackets hold as written, Go
+// 1.26's (1.23, 1.24) checks it, and only 1.24's module (go 1.26) takes an https host's port from its first colon
+// (src/go/net/url/url.ts UrlRules).
+const HOSTS: ReadonlyArray<readonly [template: string, on117: string | undefined, on123: string | undefined, on124: string | undefined]> = [
+  ["a:1:2", undefined, undefined, 'parse "https://a:1:2": invalid port ":1:2" after host'],
+  ["a:1", undefined, undefined, undefined],
+  ["[::1]:80", undefined, undefined, undefined],
+  ["x[y]", undefined, 'parse "https://x[y]": invalid IP-literal', 'parse "https://x[y]": invalid IP-literal'],
+  ["[1.2.3.4]", undefined, 'parse "https://[1.2.3.4]": invalid IP-literal', 'parse "https://[1.2.3.4]": invalid IP-literal'],
+  ["[fe80::1%25en0]", undefined, undefined, undefined],
+  ["{{.Name}}.{{.Namespace}}.[::1]", 'parse "https://foo.bar.[::1]": invalid port ":1]" after host', 'parse "https://foo.bar.[::1]": invalid IP-literal', 'parse "https://foo.bar.[::1]": invalid IP-literal'],
+  ["a::1", undefined, undefined, 'parse "https://a::1": invalid port "::1" after host'],
+  ["[]", "empty hostname", 'parse "https://[]": invalid host: ParseAddr(""): unable to parse IP', 'parse "https://[]": invalid host: ParseAddr(""): unable to parse IP'],
+];
+
+describe("parseNetworkConfig: domain templates with brackets and colons, per release's Go toolchain", () => {
+  it.each(HOSTS)("%j", (template, on117, on123, on124) => {
+    expect(parseNetworkConfig({ "domain-template": template }, PROFILES["1.17"])).toBe(on117);
+    expect(parseNetworkConfig({ "domain-template": template }, PROFILES["1.23"])).toBe(on123);
+    expect(parseNetworkConfig({ "domain-template": template }, PROFILES["1.24"])).toBe(on124);
+  });
+});

@@ -27,7 +27,7 @@ import { decodeStdBase64 } from "../base64/base64.js";
 import { goTrimSpace } from "../../strings/trim.js";
 import { goString, hasGoStrings, mayRepeatKeys } from "./go-strings.js";
 import { roundTripRfc3339 } from "../../time/rfc3339.js";
-import { GO_1_23_URL_RULES, GO_1_26_URL_RULES, roundTripUrl, type UrlRules } from "../../net/url/url.js";
+import { GO_1_23_URL_RULES, roundTripUrl, type UrlRules } from "../../net/url/url.js";
 import { copyJsonValue, hasOwnKeys, isJsonObject, repeatedMembers, setOwn, type JsonObject } from "./json-value.js";
 
 export type GoDecodeResult = { ok: true; value: unknown } | { ok: false; error: string };
@@ -70,7 +70,7 @@ interface DecodeState {
   omitZero: ReadonlySet<GoField> | undefined;
   /** DecodeOptions.rawByReference. */
   rawByReference: boolean;
-  /** DecodeOptions.urlIpLiterals, as net/url's rules. */
+  /** DecodeOptions.urlRules. */
   urlRules: UrlRules;
 }
 
@@ -107,8 +107,8 @@ export interface DecodeOptions {
    * AdmissionReview's `object`, decoded again later), so that the largest part of a request is not copied.
    */
   readonly rawByReference?: boolean;
-  /** apis.URL fields are parsed as Go 1.26's url.Parse parses them (src/go/net/url/url.ts UrlRules); else Go 1.23's. */
-  readonly urlIpLiterals?: boolean;
+  /** How apis.URL fields are parsed (src/go/net/url/url.ts UrlRules); default Go 1.23's url.Parse. */
+  readonly urlRules?: UrlRules;
   /**
    * The value decoded is a struct field's: error paths start with that struct and the field path from the root
    * (errorContext as decode.go has it there), e.g. `{struct: "AdmissionReview", fields: ["response"]}`.
@@ -123,7 +123,7 @@ export function decodeGo(type: GoType, value: unknown, options: DecodeOptions = 
   state.hidden = options.hiddenFields;
   state.omitZero = options.omitZeroFields;
   state.rawByReference = options.rawByReference === true;
-  state.urlRules = options.urlIpLiterals === true ? GO_1_26_URL_RULES : GO_1_23_URL_RULES;
+  state.urlRules = options.urlRules ?? GO_1_23_URL_RULES;
   try {
     const untracked = decodeOnce(type, value, false, options.within);
     return untracked ?? (decodeOnce(type, value, true, options.within) as GoDecodeResult);

@@ -1,9 +1,8 @@
 /**
  * knative.dev/pkg apis.URL's JSON: `url.Parse` on the way in, `URL.String()` on the way out, ported from
- * Go 1.23 net/url (the toolchain Knative 1.17 ships with), and with `ipLiterals` Go 1.26's check of IP literals in
- * hosts (the toolchain of Knative 1.23 and 1.24). Go 1.26 also refuses a second colon in an http(s) host unless the
- * urlstrictcolons GODEBUG setting says otherwise; that part is not ported. Parsing works on UTF-8 bytes, one char
- * per byte, as Go does.
+ * Go 1.23 net/url (the toolchain Knative 1.17 ships with), and with UrlRules Go 1.26's host checks (the toolchain of
+ * Knative 1.23 and 1.24): IP literals, and, where the urlstrictcolons GODEBUG setting is on, colons in http(s) hosts.
+ * Parsing works on UTF-8 bytes, one char per byte, as Go does.
  */
 import { fromUtf8Bytes, utf8Bytes } from "../../encoding/json/go-strings.js";
 import { goQuote } from "../../strconv/quote.js";
@@ -181,15 +180,30 @@ export interface UrlRules {
    * the brackets hold must be an IPv6 address (netip.ParseAddr; an IPv4 one is "invalid IP-literal" too).
    */
   readonly ipLiterals: boolean;
+  /**
+   * Go 1.26's urlstrictcolons (on unless GODEBUG says `urlstrictcolons=0`, which a main module whose go.mod says go
+   * 1.25 or older gets by default): in an http or https host the port starts at the first colon, so `a:1:2` is
+   * `invalid port ":1:2" after host`; other schemes, and Go 1.23, take the last colon.
+   */
+  readonly strictColons: boolean;
 }
 
 /** Go 1.23's url.Parse. */
-export const GO_1_23_URL_RULES: UrlRules = Object.freeze({ ipLiterals: false });
+export const GO_1_23_URL_RULES: UrlRules = Object.freeze({ ipLiterals: false, strictColons: false });
 
-/** Go 1.26's url.Parse, as far as it is ported. */
-export const GO_1_26_URL_RULES: UrlRules = Object.freeze({ ipLiterals: true });
+/** Go 1.26's url.Parse with `urlstrictcolons=0` (a go.mod of go 1.25 or older). */
+export const GO_1_26_URL_RULES: UrlRules = Object.freeze({ ipLiterals: true, strictColons: false });
 
-function parseHost(host: string, rules: UrlRules): string {
+/** Go 1.26's url.Parse with its defaults (a go.mod of go 1.26). */
+export const GO_1_26_STRICT_URL_RULES: UrlRules = Object.freeze({ ipLiterals: true, strictColons: true });
+
+/** The rules constant for a pair of settings (a release profile's toolchain). */
+export function urlRulesOf(ipLiterals: boolean, strictColons: boolean): UrlRules {
+  if (!ipLiterals) return strictColons ? Object.freeze({ ipLiterals, strictColons }) : GO_1_23_URL_RULES;
+  return strictColons ? GO_1_26_STRICT_URL_RULES : GO_1_26_URL_RULES;
+}
+
+function parseHost(scheme: string, host: string, rules: UrlRules): string {
   if (rules.ipLiterals) {
     const open = host.lastIndexOf("[");
     if (open > 0) throw new UrlError("invalid IP-literal");
@@ -205,7 +219,7 @@ function parseHost(host: string, rules: UrlRules): string {
       return unescape(host.slice(0, zone), Mode.Host) + unescape(host.slice(zone, i), Mode.Zone) + unescape(host.slice(i), Mode.Host);
     }
   } else {
-    const i = host.lastIndexOf(":");
+    const i = rules.strictColons && (scheme === "http" || scheme === "https") ? host.indexOf(":") : host.lastIndexOf(":");
     if (i !== -1) {
       const colonPort = host.slice(i);
       if (!validOptionalPort(colonPort)) throw invalidPort(colonPort);
@@ -238,7 +252,7 @@ function validUserinfo(s: string): boolean {
 
 function parseAuthority(u: GoUrl, authority: string, rules: UrlRules): void {
   const i = authority.lastIndexOf("@");
-  u.host = parseHost(i < 0 ? authority : authority.slice(i + 1), rules);
+  u.host = parseHost(u.scheme, i < 0 ? authority : authority.slice(i + 1), rules);
   if (i < 0) return;
   const userinfo = authority.slice(0, i);
   if (!validUserinfo(userinfo)) throw new UrlError("net/url: invalid userinfo");
