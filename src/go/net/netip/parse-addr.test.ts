@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { GO_1_26_STRICT_URL_RULES, roundTripUrl } from "../url/url.js";
+import { GO_1_23_URL_RULES, GO_1_26_STRICT_URL_RULES, GO_1_26_URL_RULES, roundTripUrl } from "../url/url.js";
 import { utf8Bytes } from "../../encoding/json/go-strings.js";
 import { parseAddr } from "./parse-addr.js";
 
@@ -73,5 +73,20 @@ describe("url.Parse of hosts in brackets, Go 1.26 in a go 1.26 module (GO_1_26_S
   ])("%j", (input, want) => {
     const got = roundTripUrl(input, GO_1_26_STRICT_URL_RULES);
     expect(got.ok ? got.value : "error: " + got.error.replace(/^parse "(?:[^"\\]|\\.)*": /, "")).toBe(want.replace(/^error: parse "(?:[^"\\]|\\.)*": /, "error: "));
+  });
+});
+
+describe("url.Parse of colons in hosts, per release (a Service's status.url, as Knative's webhooks decoded it)", () => {
+  // Knative 1.24 (go.mod go 1.26.0) refused the first two; 1.23 (go 1.25.0) and 1.17 (Go 1.23) accepted all four.
+  it.each<[string, string | undefined]>([
+    ["http://a:1:2", 'parse "http://a:1:2": invalid port ":1:2" after host'],
+    ["https://a::1", 'parse "https://a::1": invalid port "::1" after host'],
+    ["ftp://a:1:2", undefined],
+    ["http://a:1", undefined],
+  ])("%j", (input, on124) => {
+    const error = (r: ReturnType<typeof roundTripUrl>): string | undefined => (r.ok ? undefined : r.error);
+    expect(error(roundTripUrl(input, GO_1_26_STRICT_URL_RULES))).toBe(on124);
+    expect(error(roundTripUrl(input, GO_1_26_URL_RULES))).toBeUndefined();
+    expect(error(roundTripUrl(input, GO_1_23_URL_RULES))).toBeUndefined();
   });
 });
