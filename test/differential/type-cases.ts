@@ -123,8 +123,18 @@ function validValue(t: GoType, depth = 0): Json {
   }
 }
 
-/** Well-typed values that Kubernetes' and Knative's rules tend to refuse: bad names, negative and 32-bit-overflowing numbers. */
-function oddValue(t: GoType, depth = 0): Json {
+/**
+ * Odd URLs for apis.URL fields, one drawn per case: a space, and the hosts Go's url.Parse reads differently from
+ * release to release (brackets and colons: Go 1.26 checks IP literals, and Knative 1.24's module takes an http(s)
+ * port from the first colon). The first is what every case got before.
+ */
+const ODD_URLS = ["http://ex ample.com/", "http://a:1:2", "https://a::1/x", "http://[]", "http://[1.2.3.4]/", "http://[::1]:80/", "https://x[y]", "http://[fe80::1%25en0]/", "http://[::1", "ftp://a:1:2", "https://[::ffff:1.2.3.4]:8443"];
+
+/**
+ * Well-typed values that Kubernetes' and Knative's rules tend to refuse: bad names, negative and 32-bit-overflowing
+ * numbers, odd URLs (`variant` picks one).
+ */
+function oddValue(t: GoType, depth = 0, variant = 0): Json {
   switch (t.kind) {
     case "string":
       return "-Bad_Name.";
@@ -133,7 +143,7 @@ function oddValue(t: GoType, depth = 0): Json {
     case "float":
       return -0.5;
     case "ptr":
-      return oddValue(t.elem, depth);
+      return oddValue(t.elem, depth, variant);
     case "slice":
       return depth > 3 ? [] : [oddValue(t.elem, depth + 1), oddValue(t.elem, depth + 1)];
     case "map":
@@ -149,7 +159,7 @@ function oddValue(t: GoType, depth = 0): Json {
     case "intOrString":
       return "-bad-port-name-";
     case "url":
-      return "http://ex ample.com/";
+      return ODD_URLS[variant % ODD_URLS.length] as string;
     default:
       return validValue(t);
   }
@@ -199,7 +209,7 @@ function emptyValue(t: GoType): Json {
   return {};
 }
 
-export function valueOf(t: GoType, c: ValueClass): Json | undefined {
+export function valueOf(t: GoType, c: ValueClass, variant = 0): Json | undefined {
   switch (c) {
     case "valid":
       return validValue(t);
@@ -214,7 +224,7 @@ export function valueOf(t: GoType, c: ValueClass): Json | undefined {
     case "absent":
       return undefined;
     case "odd":
-      return oddValue(t);
+      return oddValue(t, 0, variant);
   }
 }
 
@@ -326,6 +336,8 @@ export function buildTypeCase(corpus: readonly Vector[], plan: TypePlan, name: s
   const root = typeOfKind(request.kind as { group?: string; version?: string; kind?: string }) as StructType;
   const paths = plan.containers ? containerPaths(root) : typedPaths(root);
   const target = paths[plan.path % paths.length] as TypedPath;
+  // What of plan.path the path did not use picks among odd values (ODD_URLS).
+  const variant = Math.floor(plan.path / paths.length);
   const newClass = VALUE_CLASSES[plan.newClass] as ValueClass;
   const oldClass = VALUE_CLASSES[plan.oldClass] as ValueClass;
   const line: Record<string, unknown> = { name, path: plan.admission === 0 ? "/defaulting" : "/resource-validation" };
@@ -337,14 +349,14 @@ export function buildTypeCase(corpus: readonly Vector[], plan: TypePlan, name: s
   if (plan.placement === 0) {
     request.operation = "CREATE";
     request.oldObject = null;
-    setPath(object, target.path, valueOf(target.type, newClass));
+    setPath(object, target.path, valueOf(target.type, newClass, variant));
     description.push(`CREATE, object${where} ${newClass}`);
   } else {
     request.operation = "UPDATE";
     const old = isObject(request.oldObject) ? request.oldObject : (JSON.parse(JSON.stringify(object)) as JsonObject);
     request.oldObject = old;
-    if (plan.placement !== 2) setPath(object, target.path, valueOf(target.type, newClass));
-    if (plan.placement !== 1) setPath(old, target.path, valueOf(target.type, oldClass));
+    if (plan.placement !== 2) setPath(object, target.path, valueOf(target.type, newClass, variant));
+    if (plan.placement !== 1) setPath(old, target.path, valueOf(target.type, oldClass, variant + 1));
     description.push(`UPDATE, ${plan.placement !== 2 ? `object${where} ${newClass}` : "object as is"}, ${plan.placement !== 1 ? `oldObject${where} ${oldClass}` : "oldObject as is"}`);
   }
   return { line, base: vector.name, description };
