@@ -1,9 +1,8 @@
 import { omitZeroFields } from "../apis/go-types.generated.js";
 import { goTypeOf } from "../apis/knative-types.js";
-import type { KnativeProfile } from "../config/profile.js";
+import { urlRulesOfToolchain, type KnativeProfile } from "../config/profile.js";
 import type { DecodeOptions } from "../go/encoding/json/index.js";
 import type { GoField } from "../go/encoding/json/types.js";
-import { urlRulesOf } from "../go/net/url/url.js";
 
 const optionsByProfile = new WeakMap<KnativeProfile, DecodeOptions>();
 
@@ -16,7 +15,7 @@ export function decodeOptionsOf(profile: KnativeProfile): DecodeOptions {
   let options = optionsByProfile.get(profile);
   if (options === undefined) {
     const hidden = fieldsOf(profile.unknownK8sFields);
-    options = Object.freeze({ embeddedFieldNames: profile.toolchain.jsonEmbeddedFieldNames, hiddenFields: hidden, omitZeroFields: OMIT_ZERO ? omitZeroFieldsOf(profile) : undefined, urlRules: urlRulesOf(profile.toolchain.urlIpLiterals, profile.toolchain.urlStrictColons) });
+    options = Object.freeze({ embeddedFieldNames: profile.toolchain.jsonEmbeddedFieldNames, hiddenFields: hidden, omitZeroFields: OMIT_ZERO ? omitZeroFieldsOf(profile) : undefined, urlRules: urlRulesOfToolchain(profile.toolchain) });
     optionsByProfile.set(profile, options);
   }
   return options;

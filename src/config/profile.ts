@@ -5,6 +5,7 @@
  */
 import type { Flag } from "./types.js";
 import { absentFields } from "../apis/go-types.generated.js";
+import { urlRulesOf, type UrlRules } from "../go/net/url/url.js";
 
 export const KNATIVE_VERSIONS = ["1.24", "1.23", "1.17"] as const;
 export type KnativeVersion = (typeof KNATIVE_VERSIONS)[number];
@@ -124,6 +125,11 @@ export interface Toolchain {
    * default for a main module whose go.mod says go 1.26: serving v0.51.0, Knative 1.24; v0.50.0 says go 1.25.0).
    */
   readonly urlStrictColons: boolean;
+}
+
+/** How the release's url.Parse reads a URL (its toolchain's urlIpLiterals and urlStrictColons). */
+export function urlRulesOfToolchain(t: Toolchain): UrlRules {
+  return urlRulesOf(t.urlIpLiterals, t.urlStrictColons);
 }
 
 export interface ProbeRules {

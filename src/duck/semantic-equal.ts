@@ -14,7 +14,7 @@ import { jsonSemanticEqual } from "./json-equal.js";
 import { compareQuantities, parseQuantity, type Quantity } from "../go/apimachinery/quantity.js";
 import type { GoType, StructType } from "../go/encoding/json/types.js";
 import { isJsonObject } from "../go/encoding/json/json-value.js";
-import { intOrStringHalves } from "../go/encoding/json/index.js";
+import { goIntOrString, intOrStringHalves } from "../go/encoding/json/index.js";
 
 export function semanticEqual(a: unknown, b: unknown, type?: GoType): boolean {
   return type === undefined ? untypedEqual(a, b) : typedEqual(type, a, b);
@@ -101,13 +101,8 @@ function hiddenHalvesEqual(sa: Record<string, unknown> | undefined, sb: Record<s
   const ha = sa === undefined ? undefined : intOrStringHalves(sa, name);
   const hb = sb === undefined ? undefined : intOrStringHalves(sb, name);
   if (ha === undefined && hb === undefined) return true;
-  const full = (s: Record<string, unknown> | undefined, h: typeof ha): { strVal: string; intVal: number } => {
-    if (h !== undefined) return h;
-    const v = s?.[name];
-    return { strVal: typeof v === "string" ? v : "", intVal: typeof v === "number" ? v : 0 };
-  };
-  const fa = full(sa, ha);
-  const fb = full(sb, hb);
+  const fa = goIntOrString(sa, name);
+  const fb = goIntOrString(sb, name);
   return fa.strVal === fb.strVal && fa.intVal === fb.intVal;
 }
 

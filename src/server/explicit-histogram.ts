@@ -88,7 +88,7 @@ export class ExplicitBucketHistogram {
   }
 
   /** The series of `values` (see `observe`), for a caller that keeps it to observe values in. */
-  seriesOf(values: readonly string[], overflow: () => readonly string[] = () => values): HistogramSeries & Series {
+  seriesOf(values: readonly string[], overflow: () => readonly string[] = () => values): HistogramSeries {
     const key = values.join("\n");
     return this.series.find(key) ?? this.series.add(key, values, (v) => this.newSeries(v), overflow, (v) => v.join("\n"));
   }

@@ -18,7 +18,7 @@ import { goFormatFloat } from "../go/strconv/ftoa.js";
 import { goQuote } from "../go/strconv/quote.js";
 import type { GoField, GoType, StructType } from "../go/encoding/json/types.js";
 import { stringifyJson } from "../go/encoding/json/json-bigint.js";
-import { emptyNotNilFields, intOrStringHalves } from "../go/encoding/json/index.js";
+import { emptyNotNilFields, goIntOrString, intOrStringHalves, type GoIntOrString } from "../go/encoding/json/index.js";
 import { goTypeOf, kubernetesStructNames } from "../apis/knative-types.js";
 import { goFieldNames } from "../apis/go-types.generated.js";
 import { jsonEqual } from "../duck/json-equal.js";
@@ -191,11 +191,8 @@ const HIDDEN_HALF: unique symbol = Symbol("IntOrString with a hidden half");
  * intOrStringHalves): `"port":"x","port":0` is {Type: Int, IntVal: 0, StrVal: "x"}. go-cmp compares and prints all
  * three fields, so fieldValue hands such a field over as this instead of its marshalled value.
  */
-interface HiddenHalf {
+interface HiddenHalf extends GoIntOrString {
   readonly [HIDDEN_HALF]: true;
-  readonly type: number;
-  readonly intVal: number;
-  readonly strVal: string;
 }
 
 function isHiddenHalf(v: unknown): v is HiddenHalf {
@@ -592,10 +589,7 @@ const EMPTY_MAP: Readonly<Record<string, unknown>> = Object.freeze({});
 function fieldValue(obj: Record<string, unknown> | undefined, f: GoField): unknown {
   if (obj === undefined) return undefined;
   const v = obj[f.name];
-  if (f.type.kind === "intOrString") {
-    const halves = intOrStringHalves(obj, f.name);
-    if (halves !== undefined) return { [HIDDEN_HALF]: true, type: typeof v === "string" ? 1 : 0, intVal: halves.intVal, strVal: halves.strVal } satisfies HiddenHalf;
-  }
+  if (f.type.kind === "intOrString" && intOrStringHalves(obj, f.name) !== undefined) return { [HIDDEN_HALF]: true, ...goIntOrString(obj, f.name) } satisfies HiddenHalf;
   if (v !== undefined || emptyNotNilFields(obj)?.has(f.name) !== true) return v;
   switch (f.type.kind) {
     case "slice":

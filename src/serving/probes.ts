@@ -15,7 +15,7 @@ import {
 } from "../apis/field-error.js";
 import { DEFAULT_KNATIVE_VERSION, PROFILES, type ProbeRules } from "../config/profile.js";
 import { checkDisallowedFields, defineMask, numberField, objectField, type JsonObject } from "./field-mask.js";
-import { intOrStringHalves } from "../go/encoding/json/index.js";
+import { goIntOrString } from "../go/encoding/json/index.js";
 
 const MAX_INT32 = 2147483647;
 
@@ -85,9 +85,7 @@ function checkProbePort(action: JsonObject, path: string, servingPortName: Probe
   const port = action["port"];
   // intstr.IntOrString: a JSON string is StrVal, a number IntVal; a repeated `port` key may have left the other half
   // set too (decode.ts intOrStringHalves). IntOrString.String() prints the half its Type names.
-  const halves = intOrStringHalves(action, "port");
-  const strVal = halves?.strVal ?? (typeof port === "string" ? port : "");
-  const intVal = halves?.intVal ?? (typeof port === "number" ? port : 0);
+  const { strVal, intVal } = goIntOrString(action, "port");
   const shown = typeof port === "string" ? port : String(intVal);
   if (servingPortName !== undefined) {
     if (strVal !== "" && strVal !== servingPortName) {

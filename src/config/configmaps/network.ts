@@ -8,11 +8,10 @@ import { parseGoTemplate } from "../../go/text/template/template.js";
 import { STRING, type GoType, type GoValue, type StructGetter, type StructType } from "../../go/text/template/values.js";
 import type { GoParse } from "../../go/strconv/strconv.js";
 import { asBool, asString, lookup } from "../configmap-parse.js";
-import { DEFAULT_PROFILE, type KnativeProfile } from "../profile.js";
+import { DEFAULT_PROFILE, urlRulesOfToolchain, type KnativeProfile } from "../profile.js";
 import type { ConfigData } from "../types.js";
 import { asInt } from "./configmap-ints.js";
 import { checkRenderedDomain } from "./domain-url.js";
-import { urlRulesOf } from "../../go/net/url/url.js";
 import { goLowerEquals } from "../../go/strings/lower.js";
 import { STRING_MAP_TARGET, STRING_SLICE_TARGET, STRING_TARGET, yamlUnmarshalInto, type JsonTarget } from "../../go/yaml/yaml-to-json.js";
 
@@ -106,7 +105,7 @@ export function parseNetworkConfig(data: ConfigData, profile: KnativeProfile = D
   if (!domainTemplate.ok) return domainTemplate.error;
   const rendered = domainTemplate.template.execute(DOMAIN_TEMPLATE_SAMPLE);
   if (!rendered.ok) return rendered.error;
-  const urlErr = checkRenderedDomain(rendered.value, urlRulesOf(profile.toolchain.urlIpLiterals, profile.toolchain.urlStrictColons));
+  const urlErr = checkRenderedDomain(rendered.value, urlRulesOfToolchain(profile.toolchain));
   if (urlErr !== undefined) return urlErr;
 
   const tagTemplate = parseGoTemplate("tag-template", asString(data, "tag-template", asString(data, "tagTemplate", DEFAULT_TAG_TEMPLATE, rules), rules), go);

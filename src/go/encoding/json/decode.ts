@@ -329,6 +329,22 @@ export function intOrStringHalves(obj: object, field: string): IntOrStringHalves
   return INT_OR_STRING_HALVES.get(obj)?.get(field);
 }
 
+/** The intstr.IntOrString Go holds in a decoded struct's field: Type (0 Int, 1 String) and both halves. */
+export interface GoIntOrString extends IntOrStringHalves {
+  readonly type: 0 | 1;
+}
+
+/** `obj`'s IntOrString field `field` as Go holds it: the marshalled value's half, and a hidden one a repeated key left. */
+export function goIntOrString(obj: Readonly<Record<string, unknown>> | undefined, field: string): GoIntOrString {
+  const v = obj?.[field];
+  const halves = obj === undefined ? undefined : intOrStringHalves(obj, field);
+  return {
+    type: typeof v === "string" ? 1 : 0,
+    strVal: halves?.strVal ?? (typeof v === "string" ? v : ""),
+    intVal: halves?.intVal ?? (typeof v === "number" ? v : 0),
+  };
+}
+
 function recordIntOrString(out: JsonObject, field: string, existing: unknown, v: unknown, next: unknown): void {
   const before = INT_OR_STRING_HALVES.get(out)?.get(field);
   const strVal = typeof v === "string" ? (next as string) : (before?.strVal ?? (typeof existing === "string" ? existing : ""));

@@ -197,10 +197,11 @@ export const GO_1_26_URL_RULES: UrlRules = Object.freeze({ ipLiterals: true, str
 /** Go 1.26's url.Parse with its defaults (a go.mod of go 1.26). */
 export const GO_1_26_STRICT_URL_RULES: UrlRules = Object.freeze({ ipLiterals: true, strictColons: true });
 
+const RULES: readonly UrlRules[] = [GO_1_23_URL_RULES, Object.freeze({ ipLiterals: false, strictColons: true }), GO_1_26_URL_RULES, GO_1_26_STRICT_URL_RULES];
+
 /** The rules constant for a pair of settings (a release profile's toolchain). */
 export function urlRulesOf(ipLiterals: boolean, strictColons: boolean): UrlRules {
-  if (!ipLiterals) return strictColons ? Object.freeze({ ipLiterals, strictColons }) : GO_1_23_URL_RULES;
-  return strictColons ? GO_1_26_STRICT_URL_RULES : GO_1_26_URL_RULES;
+  return RULES[(ipLiterals ? 2 : 0) + (strictColons ? 1 : 0)] as UrlRules;
 }
 
 function parseHost(scheme: string, host: string, rules: UrlRules): string {
