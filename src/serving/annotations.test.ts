@@ -39,6 +39,10 @@ describe("validateRolloutDuration", () => {
     ["precision is checked before sign", { [RD]: "-1.5s" }, `rollout-duration=-1.5s is not at second precision: annotations.${RD}`],
     ["alias", { [RD_ALIAS]: "0.5s" }, `rollout-duration=0.5s is not at second precision: annotations.${RD_ALIAS}`],
     ["canonical key wins over alias", { [RD]: "30s", [RD_ALIAS]: "x" }, ""],
+    // d.Round(time.Second) saturates at the int64 limits: the largest duration is "at second precision".
+    ["the largest duration", { [RD]: "9223372036854775807ns" }, ""],
+    ["rounds up past the largest", { [RD]: "9223372036854775806ns" }, `rollout-duration=9223372036854775806ns is not at second precision: annotations.${RD}`],
+    ["the smallest duration", { [RD]: "-9223372036854775808ns" }, `rollout-duration=-9223372036854775808ns must be positive: annotations.${RD}`],
     ["an empty canonical key hides the alias", { [RD]: "", [RD_ALIAS]: "x" }, ""],
   ])("%s", (_name, annotations, want) => {
     const meta = annotations === undefined ? {} : { annotations };
@@ -60,6 +64,8 @@ describe("validateProgressDeadline", () => {
     ["sub-second", { [PD]: "1.5s" }, `progress-deadline=1.5s is not at second precision: ${PD}`],
     ["not a duration", { [PD]: "abc" }, `invalid value: abc: ${PD}`],
     ["negative", { [PD]: "-10s" }, `progress-deadline=-10s must be positive: ${PD}`],
+    ["the largest duration", { [PD]: "9223372036854775807ns" }, ""],
+    ["rounds up past the largest", { [PD]: "2562047h47m16.854775806s" }, `progress-deadline=2562047h47m16.854775806s is not at second precision: ${PD}`],
   ])("%s", (_name, annotations, want) => {
     expect(renderFieldError(validateProgressDeadline(annotations))).toBe(want);
   });

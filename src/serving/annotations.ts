@@ -4,10 +4,8 @@
  * progress deadline, docs/knative-behavior.md#duration-annotations).
  */
 import { also, CURRENT_FIELD, errInvalidKeyName, errInvalidValue, FieldError } from "../apis/field-error.js";
-import { parseDuration } from "../go/time/duration.js";
+import { Duration, parseDuration } from "../go/time/duration.js";
 import { asJsonObject } from "../go/encoding/json/json-value.js";
-
-const NANOS_PER_SECOND = 1_000_000_000n;
 
 /** Rollout duration keys in priority order (Service and Route metadata). */
 export const ROLLOUT_DURATION_KEYS = ["serving.knative.dev/rollout-duration", "serving.knative.dev/rolloutDuration"] as const;
@@ -40,9 +38,9 @@ export function durationNanos(s: string): bigint | undefined {
   return r.ok ? r.value.ns : undefined;
 }
 
-/** `d.Round(time.Second) == d` (equivalently `d.Truncate(time.Second) == d`): a whole number of seconds. */
-export function isWholeSeconds(nanos: bigint): boolean {
-  return nanos % NANOS_PER_SECOND === 0n;
+/** `d.Round(time.Second) == d`, which the largest duration passes (Round saturates): Duration.isWholeSeconds. */
+export function roundsToWholeSeconds(nanos: bigint): boolean {
+  return new Duration(nanos).isWholeSeconds();
 }
 
 /**
@@ -77,7 +75,8 @@ function validateSecondsDuration(
   if (value === "") return undefined;
   const nanos = durationNanos(value);
   if (nanos === undefined) return errInvalidValue(value, key);
-  if (!isWholeSeconds(nanos)) return new FieldError({ message: `${label}=${value} is not at second precision`, paths: [key] });
+  // metadata_validation.go and revision_validation.go: `d.Round(time.Second) != d`.
+  if (!roundsToWholeSeconds(nanos)) return new FieldError({ message: `${label}=${value} is not at second precision`, paths: [key] });
   if (nanos < 0n) return new FieldError({ message: `${label}=${value} must be positive`, paths: [key] });
   return undefined;
 }

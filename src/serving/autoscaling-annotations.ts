@@ -5,8 +5,9 @@
  */
 import { also, errGeneric, errInvalidValue, errOutOfBoundsValue, type FieldError } from "../apis/field-error.js";
 import { atoi, parseFloat, parseInt, type GoParse } from "../go/strconv/strconv.js";
+import { Duration, SECOND } from "../go/time/duration.js";
 import type { AutoscalerConfig } from "../config/types.js";
-import { durationNanos, firstPresentKey, isWholeSeconds } from "./annotations.js";
+import { durationNanos, firstPresentKey, roundsToWholeSeconds } from "./annotations.js";
 import type { RequestContext } from "./context.js";
 
 const KEY_PREFIX = "autoscaling.knative.dev/";
@@ -48,7 +49,6 @@ const WINDOW_KEY = WINDOW[0];
 const METRIC_KEY = METRIC[0];
 
 const MAX_INT32 = 2147483647;
-const SECOND = 1_000_000_000n;
 const WINDOW_MIN = 6n * SECOND;
 const WINDOW_MAX = 3600n * SECOND;
 const WINDOW_MIN_TEXT = "6s";
@@ -212,7 +212,8 @@ function validateWindow(m: Record<string, string>): FieldError | undefined {
   const d = durationNanos(v);
   if (d === undefined) return errInvalidValue(v, WINDOW_KEY);
   if (d < WINDOW_MIN || d > WINDOW_MAX) return errOutOfBoundsValue(v, WINDOW_MIN_TEXT, WINDOW_MAX_TEXT, WINDOW_KEY);
-  if (!isWholeSeconds(d)) return errGeneric("must be specified with at most second precision", WINDOW_KEY);
+  // validateWindow: `d.Truncate(time.Second) != d` (within the bounds above it cannot differ from Round).
+  if (!new Duration(d).truncatesToWholeSeconds()) return errGeneric("must be specified with at most second precision", WINDOW_KEY);
   return undefined;
 }
 
@@ -234,7 +235,8 @@ function validateScaleDownDelay(m: Record<string, string>): FieldError | undefin
   const d = durationNanos(v);
   if (d === undefined) return errInvalidValue(v, k);
   if (d < 0n || d > WINDOW_MAX) return errOutOfBoundsValue(v, ZERO_DURATION_TEXT, WINDOW_MAX_TEXT, k);
-  if (!isWholeSeconds(d)) return errGeneric("must be specified with at most second precision", k);
+  // validateScaleDownDelay: `d.Round(time.Second) != d`.
+  if (!roundsToWholeSeconds(d)) return errGeneric("must be specified with at most second precision", k);
   return undefined;
 }
 

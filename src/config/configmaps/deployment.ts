@@ -4,7 +4,7 @@
  * keys are parsed before the current ones; then the image, the two durations, the affinity type and the
  * runtime-class-name YAML are checked.
  */
-import { Duration, SECOND } from "../../go/time/duration.js";
+import { Duration } from "../../go/time/duration.js";
 import { goQuote } from "../../go/strconv/quote.js";
 import { goStringList, isDNS1123Subdomain } from "../../go/apimachinery/validation.js";
 import { asBool, asDuration, asQuantity, asString, lookup } from "../configmap-parse.js";
@@ -104,7 +104,8 @@ export function parseDeploymentConfig(data: ConfigData, profile: KnativeProfile 
   if (image === "") return "queue-sidecar-image cannot be empty or unset";
   const progress = effectiveDuration(data, "progressDeadline", "progress-deadline", Duration.fromSeconds(600));
   if (progress.ns <= 0n) return `progress-deadline cannot be a non-positive duration, was ${progress}`;
-  if (progress.ns % SECOND !== 0n) return `progress-deadline must be rounded to a whole second, was: ${progress}`;
+  // deployment/config.go: `nc.ProgressDeadline.Truncate(time.Second) != nc.ProgressDeadline`.
+  if (!progress.truncatesToWholeSeconds()) return `progress-deadline must be rounded to a whole second, was: ${progress}`;
   const digest = effectiveDuration(data, "digestResolutionTimeout", "digest-resolution-timeout", Duration.fromSeconds(10));
   if (digest.ns <= 0n) return `digest-resolution-timeout cannot be a non-positive duration, was ${digest}`;
   const affinity = lookup(data, "default-affinity-type");

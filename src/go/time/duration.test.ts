@@ -144,6 +144,24 @@ describe("Duration helpers", () => {
     expect(new Duration(-2n * SECOND).isWholeSeconds()).toBe(true);
   });
 
+  it("rounds and truncates as Go does at the int64 edges", () => {
+    const max = (1n << 63n) - 1n;
+    const min = -(1n << 63n);
+    // Round saturates: the largest and smallest durations round to themselves, their neighbours to them.
+    expect(new Duration(max).round(SECOND).ns).toBe(max);
+    expect(new Duration(max - 1n).round(SECOND).ns).toBe(max);
+    expect(new Duration(min).round(SECOND).ns).toBe(min);
+    expect(new Duration(max).isWholeSeconds()).toBe(true);
+    expect(new Duration(max - 1n).isWholeSeconds()).toBe(false);
+    expect(new Duration(min).isWholeSeconds()).toBe(true);
+    // Truncate goes toward zero and never saturates.
+    expect(new Duration(max).truncate(SECOND).ns).toBe(9223372036n * SECOND);
+    expect(new Duration(-1500n * MILLISECOND).truncate(SECOND).ns).toBe(-SECOND);
+    expect(new Duration(max).truncatesToWholeSeconds()).toBe(false);
+    expect(new Duration(-3n * SECOND).truncatesToWholeSeconds()).toBe(true);
+    expect(new Duration(7n).truncate(0n).ns).toBe(7n);
+  });
+
   it("converts to float seconds", () => {
     expect(new Duration(1500n * MILLISECOND).seconds()).toBe(1.5);
     expect(Duration.fromSeconds(60).ns).toBe(60n * SECOND);

@@ -44,9 +44,22 @@ export class Duration {
     return new Duration(d1 > MAX_INT64 ? MAX_INT64 : d1);
   }
 
-  /** Knative's precision check `d.Round(time.Second) == d`. */
+  /** Go's `Duration.Truncate(m)`: toward zero to a multiple of m (m <= 0: unchanged); it cannot overflow. */
+  truncate(m: bigint): Duration {
+    return m <= 0n ? this : new Duration(this.ns - (this.ns % m));
+  }
+
+  /**
+   * Knative's precision check `d.Round(time.Second) == d`. Not the same as `d.Truncate(time.Second) == d` at the
+   * int64 edge: Round saturates, so the largest duration (`9223372036854775807ns`) rounds to itself.
+   */
   isWholeSeconds(): boolean {
     return this.round(SECOND).ns === this.ns;
+  }
+
+  /** The other precision check Knative uses, `d.Truncate(time.Second) == d`. */
+  truncatesToWholeSeconds(): boolean {
+    return this.ns % SECOND === 0n;
   }
 
   /** Go's `Duration.String()`: `1h0m0s`, `1.5s`, `500ms`, `2µs`, `0s`, `-42s`. */
