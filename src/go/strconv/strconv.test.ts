@@ -62,6 +62,9 @@ const PARSE_UINT64_BASE0: readonly IntRow[] = [
 
 const PARSE_INT64: readonly IntRow[] = [
   ["", SYNTAX],
+  ["9223372036.5s", SYNTAX],
+  ["9999999999999999999x", SYNTAX],
+  ["99999999999999999999x", RANGE],
   ["0", 0n],
   ["-0", 0n],
   ["1", 1n],
@@ -125,6 +128,15 @@ const PARSE_INT32: readonly IntRow[] = [
   ["2147483649", RANGE],
   ["-2147483649", RANGE],
   ["99999999999", RANGE],
+  // A prefix that overflows is a range error even when a bad character follows (Go 1.26.8's answers).
+  ["9223372036.5s", RANGE],
+  ["-9223372036.5s", RANGE],
+  ["4294967296x", RANGE],
+  ["2147483648x", SYNTAX],
+  ["429496729x", SYNTAX],
+  ["12345678901234_", RANGE],
+  ["99999999999999999999x", RANGE],
+  ["1e400x", SYNTAX],
 ];
 
 const PARSE_UINT32: readonly IntRow[] = [
@@ -132,6 +144,11 @@ const PARSE_UINT32: readonly IntRow[] = [
   ["4294967295", 4294967295n],
   ["4294967296", RANGE],
   ["-3", SYNTAX],
+  ["9223372036.5s", RANGE],
+  ["-9223372036.5s", SYNTAX],
+  ["4294967296x", RANGE],
+  ["2147483648x", SYNTAX],
+  ["9999999999999999999x", RANGE],
 ];
 
 function expectInt(r: ReturnType<typeof parseIntBig>, fn: string, input: string, want: bigint | string): void {

@@ -63,16 +63,18 @@ function scanUint(s: string, base: number, bitSize: number): UintScan {
   }
   if (bitSize === 0) bitSize = 64;
   if (bitSize < 1 || bitSize > 64) throw new RangeError(`strconv: invalid bit size ${bitSize}`);
-  // Fast path: a short run of decimal digits cannot overflow a double's exact range.
+  // Fast path: a short run of decimal digits cannot overflow a double's exact range. As in the loop below, a
+  // prefix that overflows bitSize is a range error even when a bad character follows (`9223372036.5s` at 32 bits).
   if (base === 10 && !base0 && s.length <= 15) {
+    const max = bitSize < 53 ? 2 ** bitSize - 1 : Number.MAX_SAFE_INTEGER;
     let n = 0;
     for (let j = 0; j < s.length; j++) {
       const d = s.charCodeAt(j) - 0x30;
       if (d < 0 || d > 9) return SYNTAX_SCAN;
       n = n * 10 + d;
+      if (n > max) return RANGE_SCAN;
     }
-    const v = BigInt(n);
-    return bitSize < 64 && v > (1n << BigInt(bitSize)) - 1n ? RANGE_SCAN : { kind: "ok", value: v };
+    return { kind: "ok", value: BigInt(n) };
   }
   const maxVal = bitSize === 64 ? MAX_UINT64 : (1n << BigInt(bitSize)) - 1n;
   const bigBase = BigInt(base);
