@@ -9,6 +9,7 @@
 import fc from "fast-check";
 import type { Vector } from "../conformance/compare.js";
 import type { Case } from "./cases.js";
+import { DURATION_EDGE_VALUES } from "./knative-keys.js";
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 type JsonObject = { [k: string]: Json };
@@ -40,6 +41,7 @@ export const EDGE_VALUES: readonly string[] = [
   "", " ", "\t", "\n", " 1 ", "x", "-", ".", "*", "a,b", "a, b", ",", "a=b", "{}", "[]", "null", "{{.Name}}.{{.Namespace}}.{{.Domain}}", "{{.Name}}", "{{", "{{.Nope}}",
   "{{.Name}}-{{.Namespace}}", "example.com", "EXAMPLE.com", "-example.com", "example.com.", "a..b", "svc.cluster.local", "http://x", "é", "\u00a0", "\u200b", "a\u0000b",
   "kubernetes.io/hostname", "topology.kubernetes.io/zone", "cluster-local", "external-ip", "kourier.ingress.networking.knative.dev", "Redirected", "Disabled,Enabled",
+  ...DURATION_EDGE_VALUES,
 ];
 
 /** How a value seen for the key is varied: its own grammar's neighbours. */
@@ -73,7 +75,12 @@ export interface ConfigMapPools {
   readonly names: readonly string[];
 }
 
-export function configMapPools(vectors: readonly Vector[]): ConfigMapPools {
+/**
+ * `knativeKeys` (knative-keys.ts): the keys the release's parsers read, which join the pools with no seen values
+ * (so they get edge values), and ConfigMaps no `/config-validation` vector shows get a review made from another
+ * ConfigMap's CREATE with the name changed and no data.
+ */
+export function configMapPools(vectors: readonly Vector[], knativeKeys: ReadonlyMap<string, readonly string[]> = new Map()): ConfigMapPools {
   const values = new Map<string, Map<string, string[]>>();
   const reviews = new Map<string, Vector[]>();
   const admissions: Vector[] = [];
@@ -93,6 +100,21 @@ export function configMapPools(vectors: readonly Vector[]): ConfigMapPools {
       for (const [k, val] of Object.entries(obj.data)) if (typeof val === "string") note(name, k, val);
     } else if ((v.path === "/defaulting" || v.path === "/resource-validation") && v.configs !== undefined && Object.keys(v.configs).length > 0) {
       admissions.push(v);
+    }
+  }
+  const template = [...reviews.values()].flat().find((v) => (v.review as { request?: { operation?: string } }).request?.operation === "CREATE");
+  for (const [cm, keys] of knativeKeys) {
+    const byKey = values.get(cm) ?? new Map<string, string[]>();
+    values.set(cm, byKey);
+    for (const k of keys) if (!byKey.has(k)) byKey.set(k, []);
+    if (!reviews.has(cm) && template !== undefined) {
+      const review = JSON.parse(JSON.stringify(template.review)) as JsonObject;
+      const request = review.request as JsonObject;
+      const object = request.object as JsonObject;
+      request.name = cm;
+      (object.metadata as JsonObject).name = cm;
+      object.data = {};
+      reviews.set(cm, [{ ...template, name: `${cm}/made-from/${template.name}`, review } as Vector]);
     }
   }
   const names = [...values.keys()].filter((n) => (values.get(n)?.size ?? 0) > 0).sort();

@@ -9,13 +9,15 @@
  *
  *   DIFF_RUNS=100000 DIFF_SEED=7 RELEASE=1.24 npm run test:differential
  *
- * Four families of cases: mutated from the vectors (cases.ts), drawn from the Go type model (type-cases.ts: every
+ * Five families of cases: mutated from the vectors (cases.ts), drawn from the Go type model (type-cases.ts: every
  * field path set to valid, invalid, zero, empty, null or absent values in new, old or both objects), the
  * ConfigMaps' keys set to every value grammar's edges (configmap-cases.ts: in /config-validation reviews and in the
- * `configs` admission runs under), and reviews whose text repeats a key (repeated-cases.ts; DIFF_REPEAT_RUNS).
+ * `configs` admission runs under; with the keys Knative's parsers read that no vector shows, knative-keys.ts), reviews
+ * whose text repeats a key (repeated-cases.ts; DIFF_REPEAT_RUNS), and the annotations Knative reads set to those
+ * edges on the vectors' objects (annotation-cases.ts; DIFF_ANNOTATION_RUNS).
  *
  * DIFF_RUNS cases per release and family (default 10,000 mutated, 5,000 typed: DIFF_TYPE_RUNS, 5,000 ConfigMap cases:
- * DIFF_CONFIGMAP_RUNS; a million for long runs), DIFF_FAMILIES (mutated,typed,configmaps,repeated), DIFF_EXACT=1 (patched objects compared as they are, nulls and empties included),
+ * DIFF_CONFIGMAP_RUNS; a million for long runs), DIFF_FAMILIES (mutated,typed,configmaps,repeated,annotations), DIFF_EXACT=1 (patched objects compared as they are, nulls and empties included),
  * DIFF_VARIES (ask Knative that many more times about every case and list where its
  * own answers differ: test/conformance/known-differences.md "Where Knative varies"), DIFF_SEED (default 20261126), RELEASE (comma-separated), DIFF_SHRINK
  * (groups shrunk, default 25), DIFF_OUT (a directory: every mismatch and the shrunk ones as JSON lines).
@@ -35,6 +37,8 @@ import { duckbillAnswerer, expectFrom, ReferenceProcess } from "./answerers.js";
 import { buildCase, buildPools, planArb, smaller, type Case, type Plan } from "./cases.js";
 import { buildTypeCase, typeCorpus, typePlanArb, type TypePlan } from "./type-cases.js";
 import { buildConfigMapCase, configMapPlanArb, configMapPools, type ConfigMapPlan } from "./configmap-cases.js";
+import { knativeConfigMapKeys } from "./knative-keys.js";
+import { annotationCorpus, annotationPlanArb, buildAnnotationCase, type AnnotationPlan } from "./annotation-cases.js";
 import { buildRepeatCase, goViewLine, lineText, repeatPlanArb, type RepeatPlan } from "./repeated-cases.js";
 
 const RUNS = Number(process.env.DIFF_RUNS ?? 10000);
@@ -44,8 +48,10 @@ const TYPE_RUNS = Number(process.env.DIFF_TYPE_RUNS ?? process.env.DIFF_RUNS ?? 
 const CONFIGMAP_RUNS = Number(process.env.DIFF_CONFIGMAP_RUNS ?? process.env.DIFF_RUNS ?? 5000);
 /** Repeated-key cases per release (test/differential/repeated-cases.ts): DIFF_REPEAT_RUNS, else DIFF_RUNS, else 3,000. */
 const REPEAT_RUNS = Number(process.env.DIFF_REPEAT_RUNS ?? process.env.DIFF_RUNS ?? 3000);
-/** DIFF_FAMILIES: which case families run (comma-separated: mutated, typed, configmaps, repeated; default all four). */
-const FAMILIES = (process.env.DIFF_FAMILIES ?? "mutated,typed,configmaps,repeated").split(",").map((s) => s.trim());
+/** Annotation cases per release (test/differential/annotation-cases.ts): DIFF_ANNOTATION_RUNS, else DIFF_RUNS, else 5,000. */
+const ANNOTATION_RUNS = Number(process.env.DIFF_ANNOTATION_RUNS ?? process.env.DIFF_RUNS ?? 5000);
+/** DIFF_FAMILIES: which case families run (comma-separated: mutated, typed, configmaps, repeated, annotations; default all five). */
+const FAMILIES = (process.env.DIFF_FAMILIES ?? "mutated,typed,configmaps,repeated,annotations").split(",").map((s) => s.trim());
 const SEED = Number(process.env.DIFF_SEED ?? 20261126);
 const SHRINK_GROUPS = Number(process.env.DIFF_SHRINK ?? 25);
 const ONLY = process.env.RELEASE?.split(",").map((s) => s.trim());
@@ -396,10 +402,17 @@ for (const release of RELEASES) {
     });
 
     it.skipIf(!FAMILIES.includes("configmaps"))(`answers as Knative does on ${CONFIGMAP_RUNS} cases setting ConfigMap keys to every value grammar's edges, or as known-differences.md says`, async () => {
-      const pools = configMapPools(corpus);
+      const pools = configMapPools(corpus, knativeConfigMapKeys(version));
       const plans: ConfigMapPlan[] = fc.sample(configMapPlanArb(), { seed: SEED, numRuns: CONFIGMAP_RUNS });
       const cases = plans.map((p, i) => buildConfigMapCase(pools, p, `differential/${version}/configmaps/${SEED}/${i}`));
       await runCases(version, "configmaps", cases, ref, duck);
+    });
+
+    it.skipIf(!FAMILIES.includes("annotations"))(`answers as Knative does on ${ANNOTATION_RUNS} cases setting the annotations Knative reads to every value grammar's edges, or as known-differences.md says`, async () => {
+      const annotated = annotationCorpus(corpus);
+      const plans: AnnotationPlan[] = fc.sample(annotationPlanArb(annotated.length), { seed: SEED, numRuns: ANNOTATION_RUNS });
+      const cases = plans.map((p, i) => buildAnnotationCase(annotated, p, `differential/${version}/annotations/${SEED}/${i}`));
+      await runCases(version, "annotations", cases, ref, duck);
     });
   });
 }
