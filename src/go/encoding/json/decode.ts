@@ -29,6 +29,7 @@ import { goString, hasGoStrings, mayRepeatKeys } from "./go-strings.js";
 import { roundTripRfc3339 } from "../../time/rfc3339.js";
 import { GO_1_23_URL_RULES, roundTripUrl, type UrlRules } from "../../net/url/url.js";
 import { copyJsonValue, hasOwnKeys, isJsonObject, repeatedMembers, setOwn, type JsonObject } from "./json-value.js";
+import { numberLiteralsOf } from "./json-bigint.js";
 
 export type GoDecodeResult = { ok: true; value: unknown } | { ok: false; error: string };
 
@@ -185,7 +186,7 @@ function describe(v: unknown): string {
  * Decodes `v` into a slot of type `t` whose current (marshalled) content is `cur`, and returns the new
  * content; `undefined` stands for Go's nil, or for "unchanged zero" where `cur` was undefined.
  */
-function decodeValue(t: GoType, v: unknown, cur: unknown): unknown {
+function decodeValue(t: GoType, v: unknown, cur: unknown, literal?: string): unknown {
   switch (t.kind) {
     case "struct":
       if (isJsonObject(v)) return decodeStruct(t, v, cur);
@@ -193,7 +194,7 @@ function decodeValue(t: GoType, v: unknown, cur: unknown): unknown {
       return cur;
     case "ptr":
       if (v === null) return undefined;
-      return decodeValue(t.elem, v, cur === null ? undefined : cur) ?? zeroValue(t.elem);
+      return decodeValue(t.elem, v, cur === null ? undefined : cur, literal) ?? zeroValue(t.elem);
     case "slice":
       if (Array.isArray(v)) return decodeSlice(t, v, cur);
       if (v === null) return undefined;
@@ -216,6 +217,11 @@ function decodeValue(t: GoType, v: unknown, cur: unknown): unknown {
       // decode.go literalStore: strconv.ParseInt / ParseUint of the literal, then OverflowInt / OverflowUint. A
       // bigint is an integer literal beyond 2^53, exact; comparing it with the bounds (numbers) is exact too.
       if (typeof v === "number" || typeof v === "bigint") {
+        // A literal with a fraction or an exponent (`1.0`, `1e3`) is never an integer to ParseInt.
+        if (literal !== undefined) {
+          saveTypeError(`number ${literal}`, t.name);
+          return cur;
+        }
         if ((typeof v === "bigint" || Number.isInteger(v)) && v >= t.min && v < t.limit) return v;
         // Go prints the literal as written; a bigint's digits are that literal.
         saveTypeError(`number ${String(v)}`, t.name);
@@ -224,7 +230,14 @@ function decodeValue(t: GoType, v: unknown, cur: unknown): unknown {
       if (v !== null) saveTypeError(describe(v), t.name);
       return cur;
     case "float":
-      if (typeof v === "number") return v;
+      if (typeof v === "number") {
+        // strconv.ParseFloat's range error (`1e400`): JSON.parse made it ±Infinity.
+        if (!Number.isFinite(v)) {
+          saveTypeError(`number ${literal ?? String(v)}`, t.name);
+          return cur;
+        }
+        return v;
+      }
       if (typeof v === "bigint") return float64OfLiteral(v, t.name) ?? cur;
       if (v !== null) saveTypeError(describe(v), t.name);
       return cur;
@@ -233,11 +246,11 @@ function decodeValue(t: GoType, v: unknown, cur: unknown): unknown {
     case "quantity":
       // Quantity.UnmarshalJSON ignores null: a repeated key's null keeps what an earlier occurrence set.
       if (v === null) return typeof cur === "string" ? cur : "0";
-      return decodeQuantity(v);
+      return decodeQuantity(v, literal);
     case "time":
       return decodeTime(v);
     case "intOrString":
-      return decodeIntOrString(v, cur);
+      return decodeIntOrString(v, cur, literal);
     case "url":
       return decodeUrl(v);
     case "raw":
@@ -396,6 +409,7 @@ function decodeStruct(t: StructType, v: JsonObject, cur: unknown): JsonObject {
   // matched by folding (another key may name the same field). Otherwise every exact key is a different field, and
   // reading a property the fresh object lacks is skipped.
   let mayBeSet = out === cur || members !== undefined;
+  const literals = numberLiteralsOf(v);
   for (let m = 0; m < keys.length; m++) {
     const member = keys[m]!;
     const key = typeof member === "string" ? member : member[0];
@@ -418,7 +432,7 @@ function decodeStruct(t: StructType, v: JsonObject, cur: unknown): JsonObject {
     }
     const existing = mayBeSet ? out[f.name] : undefined;
     const value = typeof member === "string" ? v[key] : member[1];
-    const next = decodeValue(f.type, value, existing);
+    const next = decodeValue(f.type, value, existing, typeof value === "number" ? literals?.get(key) : undefined);
     if (f.type.kind === "intOrString" && existing !== undefined) recordIntOrString(out, f.name, existing, value, next);
     if (next === undefined || (f.omitEmpty && isEmpty(f.emptiness, next)) || (omitZero?.has(f) === true && isOmitZero(f.type, next))) {
       // Absent means Go's zero value here; omitempty fields stay absent, others are filled in below.
@@ -453,8 +467,9 @@ function decodeSlice(t: SliceType, v: readonly unknown[], cur: unknown): unknown
   // Go decodes into the elements already there (a repeated key merges) and truncates to the new length.
   const prev = Array.isArray(cur) ? ((cur as { [SLICE_BACKING]?: unknown[] })[SLICE_BACKING] ?? cur) : undefined;
   const out = new Array<unknown>(v.length);
+  const literals = numberLiteralsOf(v);
   for (let i = 0; i < v.length; i++) {
-    const elem = decodeValue(t.elem, v[i], prev?.[i]);
+    const elem = decodeValue(t.elem, v[i], prev?.[i], literals?.get(i));
     out[i] = elem === undefined ? zeroValue(t.elem) : elem;
   }
   // `[]` is a fresh empty slice (reflect.MakeSlice(v.Type(), 0, 0)): nothing stays behind it.
@@ -475,9 +490,10 @@ function decodeMap(t: MapType, v: JsonObject, cur: unknown): JsonObject {
     }
     return out;
   }
+  const literals = numberLiteralsOf(v);
   for (const key of Object.keys(v)) {
     // Each value decodes into a fresh zero element; the map itself merges.
-    const elem = decodeValue(t.elem, v[key], undefined);
+    const elem = decodeValue(t.elem, v[key], undefined, literals?.get(key));
     setOwn(out, str(key), elem === undefined ? zeroValue(t.elem) : elem);
   }
   return out;
@@ -578,7 +594,7 @@ function rawLiteral(v: unknown): string {
 const ESCAPED_IN_TRANSIT = /[\x00-\x1f"\\<>&\u2028\u2029]/;
 
 /** resource.Quantity UnmarshalJSON + MarshalJSON. */
-function decodeQuantity(v: unknown): string {
+function decodeQuantity(v: unknown, literal: string | undefined): string {
   if (v === null) return "0";
   let text: string;
   if (typeof v === "string") {
@@ -587,7 +603,7 @@ function decodeQuantity(v: unknown): string {
     if (ESCAPED_IN_TRANSIT.test(v)) throw new DecodeAbort(QUANTITY_FORMAT_ERROR);
     text = goTrimSpace(str(v));
   } else {
-    text = rawLiteral(v);
+    text = literal ?? rawLiteral(v);
   }
   const parsed = parseQuantity(text);
   if (!parsed.ok) throw new DecodeAbort(parsed.error);
@@ -607,13 +623,13 @@ const INT32_MIN = -(2 ** 31);
 const INT32_LIMIT = 2 ** 31;
 
 /** intstr.IntOrString UnmarshalJSON: strings stay strings, everything else decodes into an int32. */
-function decodeIntOrString(v: unknown, cur: unknown): string | number {
+function decodeIntOrString(v: unknown, cur: unknown, literal: string | undefined): string | number {
   if (typeof v === "string") return str(v);
   // null sets the kind to Int and leaves IntVal as it was.
   if (v === null) return typeof cur === "number" ? cur : 0;
   if (typeof v === "number") {
-    if (Number.isInteger(v) && v >= INT32_MIN && v < INT32_LIMIT) return v;
-    throw new DecodeAbort(typeErrorText(`number ${String(v)}`, "int32"));
+    if (literal === undefined && Number.isInteger(v) && v >= INT32_MIN && v < INT32_LIMIT) return v;
+    throw new DecodeAbort(typeErrorText(`number ${literal ?? String(v)}`, "int32"));
   }
   // An exactly read integer is beyond 2^53, so beyond int32.
   if (typeof v === "bigint") throw new DecodeAbort(typeErrorText(`number ${v}`, "int32"));

@@ -112,13 +112,54 @@ function exactInteger(literal: string): number | bigint {
  * With `annotate`, every object whose text repeats a key also records all its members in document order
  * (json-value.ts REPEATED_MEMBERS), for the typed decoders.
  */
-export function parseJsonExact(text: string, annotate = false): unknown {
+/**
+ * The literal text of number tokens JSON.parse's value does not show, by container and member name (or index):
+ * those with a fraction or an exponent (`1.0`, `1e3`, `5e-1`, `1e400`). Go decodes every number from its literal
+ * (decode.go literalStore: strconv.ParseInt for an integer field fails on `1.0`, and its error prints `1e400`, not
+ * what a double holds). Recorded by parseJsonExact with `literals`; read by the typed decoder (decode.ts).
+ */
+const NUMBER_LITERALS = new WeakMap<object, Map<string | number, string>>();
+
+/** The literals recorded for the members of `container` (parseJsonExact with `literals`), if any. */
+export function numberLiteralsOf(container: object): ReadonlyMap<string | number, string> | undefined {
+  return NUMBER_LITERALS.get(container);
+}
+
+/** A number token with a fraction or an exponent just before a `,`, `}` or `]`; strings rarely hold one. */
+const FRACTION_OR_EXPONENT_TOKEN = /[.eE][+-]?\d+\s*[,}\]]/;
+
+/**
+ * Whether the text may hold a number token with a fraction or an exponent: a match may lie inside a string, which
+ * costs a parseJsonExact and nothing else; no token with one is missed.
+ */
+export function mayHaveFractionOrExponent(text: string): boolean {
+  return FRACTION_OR_EXPONENT_TOKEN.test(text);
+}
+
+function recordLiteral(container: object, key: string | number, literal: string): void {
+  let m = NUMBER_LITERALS.get(container);
+  if (m === undefined) NUMBER_LITERALS.set(container, (m = new Map()));
+  m.set(key, literal);
+}
+
+/** Whether a number token is written with a fraction or an exponent. */
+function hasFractionOrExponent(literal: string): boolean {
+  for (let k = 0; k < literal.length; k++) {
+    const c = literal.charCodeAt(k);
+    if (c === 0x2e || c === 0x65 || c === 0x45) return true;
+  }
+  return false;
+}
+
+export function parseJsonExact(text: string, annotate = false, literals = false): unknown {
   const containers: Array<JsonObject | unknown[]> = [];
   /** The member name each open object is reading (undefined for arrays). */
   const names: Array<string | undefined> = [];
   /** With `annotate`: each open object's members so far (undefined for arrays), and whether a key repeated. */
   const members: Array<Array<readonly [string, unknown]> | undefined> = [];
   const repeated: boolean[] = [];
+  /** With `literals`: the literal of the number just read, when it has a fraction or an exponent. */
+  let pendingLiteral: string | undefined;
   let i = 0;
   for (;;) {
     // Read one value at i; containers are opened here and filled below.
@@ -154,6 +195,7 @@ export function parseJsonExact(text: string, annotate = false): unknown {
       const end = numberEnd(text, i);
       const literal = text.slice(i, end);
       value = isLongInteger(text, i, end) ? exactInteger(literal) : Number(literal);
+      if (literals && hasFractionOrExponent(literal)) pendingLiteral = literal;
       i = end;
     } else if (c === 0x74 /* t */) {
       value = true;
@@ -172,6 +214,10 @@ export function parseJsonExact(text: string, annotate = false): unknown {
     for (;;) {
       const top = containers[containers.length - 1];
       if (top === undefined) return value;
+      if (pendingLiteral !== undefined) {
+        recordLiteral(top, Array.isArray(top) ? top.length : (names[names.length - 1] as string), pendingLiteral);
+        pendingLiteral = undefined;
+      }
       if (Array.isArray(top)) top.push(value);
       else {
         const name = names[names.length - 1] as string;

@@ -11,7 +11,7 @@
  * become U+FFFD).
  */
 import { isUtf8 } from "node:buffer";
-import { exactNumbers, parseJsonExact } from "./json-bigint.js";
+import { exactNumbers, mayHaveFractionOrExponent, parseJsonExact } from "./json-bigint.js";
 import { markGoStrings } from "./go-strings.js";
 import { hasRepeatedKeys } from "./repeated-keys.js";
 
@@ -84,8 +84,10 @@ export function decodeFirstJsonValue(body: Buffer | string): StreamDecodeResult 
  * REPEATED_MEMBERS, repeated-keys.ts). The properties stay JSON.parse's last-wins view, Go's interface{} view.
  */
 function goView(jsonText: string, value: unknown): unknown {
-  if (hasRepeatedKeys(jsonText, value)) return parseJsonExact(jsonText, true);
-  const exact = exactNumbers(jsonText, value);
+  // Numbers with a fraction or an exponent keep their literal for the typed decoder (json-bigint.ts NUMBER_LITERALS).
+  const literals = typeof value === "object" && value !== null && mayHaveFractionOrExponent(jsonText);
+  if (hasRepeatedKeys(jsonText, value)) return parseJsonExact(jsonText, true, literals);
+  const exact = literals ? parseJsonExact(jsonText, false, true) : exactNumbers(jsonText, value);
   // Known here at no cost: no object of the value repeats a key (answerReview passes that on to request.object).
   markGoStrings(exact, false);
   return exact;
