@@ -17,8 +17,23 @@ import type { Case } from "./cases.js";
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 type JsonObject = { [k: string]: Json };
 
-/** JSON.stringify, but an object with recorded repeated members is written with all of them, in their order. */
+/**
+ * A number written as given (`1.0`, `1e3`, `1e400`): Go decodes numbers from their literal, which a JS number cannot
+ * carry. lineText writes the text; a copy through JSON (toJSON) holds its value.
+ */
+export class RawNumber {
+  constructor(readonly text: string) {}
+  toJSON(): number {
+    return Number(this.text);
+  }
+}
+
+/**
+ * JSON.stringify, but an object with recorded repeated members is written with all of them, in their order, and a
+ * RawNumber as its text.
+ */
 export function lineText(v: unknown): string {
+  if (v instanceof RawNumber) return v.text;
   if (v === null || typeof v !== "object") return JSON.stringify(v);
   if (Array.isArray(v)) return `[${v.map((e: unknown) => (e === undefined ? "null" : lineText(e))).join(",")}]`;
   const members = repeatedMembers(v) ?? Object.entries(v as Record<string, unknown>);

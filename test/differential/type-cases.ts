@@ -12,6 +12,7 @@ import { zeroValue as goZeroValue } from "../../src/go/encoding/json/decode.js";
 import type { GoType, StructType } from "../../src/go/encoding/json/types.js";
 import type { Vector } from "../conformance/compare.js";
 import type { Case } from "./cases.js";
+import { RawNumber } from "./repeated-cases.js";
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 type JsonObject = { [k: string]: Json };
@@ -128,6 +129,8 @@ function validValue(t: GoType, depth = 0): Json {
  * release to release (brackets and colons: Go 1.26 checks IP literals, and Knative 1.24's module takes an http(s)
  * port from the first colon). The first is what every case got before.
  */
+/** Numbers as written that JSON.parse's value does not show: an integer field refuses each (Go reads the literal). */
+const ODD_NUMBER_LITERALS = ["1.0", "1e3", "5e-1", "-0.0", "1e400", "8.08e3"];
 const ODD_URLS = ["http://ex ample.com/", "http://a:1:2", "https://a::1/x", "http://[]", "http://[1.2.3.4]/", "http://[::1]:80/", "https://x[y]", "http://[fe80::1%25en0]/", "http://[::1", "ftp://a:1:2", "https://[::ffff:1.2.3.4]:8443"];
 
 /**
@@ -138,26 +141,30 @@ function oddValue(t: GoType, depth = 0, variant = 0): Json {
   switch (t.kind) {
     case "string":
       return "-Bad_Name.";
-    case "int":
+    case "int": {
+      // Two in three: a literal with a fraction or an exponent, which Go's ParseInt refuses whatever its value.
+      const literal = ODD_NUMBER_LITERALS[variant % (ODD_NUMBER_LITERALS.length + 3)];
+      if (literal !== undefined) return new RawNumber(literal) as unknown as Json;
       return t.min < 0 ? -1 : 4294967296 < t.limit ? 2147483648 : 0;
+    }
     case "float":
-      return -0.5;
+      return variant % 2 === 0 ? -0.5 : (new RawNumber("1e400") as unknown as Json);
     case "ptr":
       return oddValue(t.elem, depth, variant);
     case "slice":
-      return depth > 3 ? [] : [oddValue(t.elem, depth + 1), oddValue(t.elem, depth + 1)];
+      return depth > 3 ? [] : [oddValue(t.elem, depth + 1, variant), oddValue(t.elem, depth + 1, variant)];
     case "map":
-      return depth > 3 ? {} : { "-Bad_Key.": oddValue(t.elem, depth + 1) };
+      return depth > 3 ? {} : { "-Bad_Key.": oddValue(t.elem, depth + 1, variant) };
     case "struct": {
       const first = t.fields[0];
-      return first === undefined || depth > 3 ? {} : { [first.name]: oddValue(first.type, depth + 1) };
+      return first === undefined || depth > 3 ? {} : { [first.name]: oddValue(first.type, depth + 1, variant) };
     }
     case "quantity":
       return "-1";
     case "time":
       return "2024-05-14T09:30:00.123+02:00";
     case "intOrString":
-      return "-bad-port-name-";
+      return variant % 2 === 0 ? "-bad-port-name-" : (new RawNumber("8.08e3") as unknown as Json);
     case "url":
       return ODD_URLS[variant % ODD_URLS.length] as string;
     default:
