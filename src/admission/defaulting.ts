@@ -7,6 +7,7 @@ import { exceedsContainerBound } from "../serving/podspec.js";
 import type { AdmissionDeps, RequestEnv } from "./deps.js";
 import { generationPatch, nextGeneration, readGenerational, specOf, withGeneration } from "./generation.js";
 import { decodeObject } from "./objects.js";
+import { overflowsFloat64 } from "../go/encoding/json/index.js";
 import { ALLOWED, deny, type Decision } from "./response.js";
 import type { AdmissionRequest } from "./review.js";
 
@@ -34,6 +35,10 @@ export function admitDefaulting(req: AdmissionRequest, deps: AdmissionDeps, env:
   if (!decodedNew.ok) return deny(`mutation failed: ${decodedNew.error}`);
   const decodedOld = decodeObject(rules, req.oldObject, "old", env.config.profile);
   if (!decodedOld.ok) return deny(`mutation failed: ${decodedOld.error}`);
+  // roundTripPatch reads the object as sent once more, into interface{} (the profile's roundTripNumbers).
+  if (env.config.profile.roundTripNumbers === "float64" && decodedNew.value !== undefined && overflowsFloat64(req.object)) {
+    return deny("mutation failed: cannot create patch for round tripped newBytes: invalid JSON Document");
+  }
   let obj = decodedNew.value;
   // Knative dereferences the missing object and crashes; Duckbill says what is wrong instead.
   if (obj === undefined) return deny("mutation failed: the new object may not be nil");

@@ -92,6 +92,13 @@ export interface KnativeProfile {
    * `kn.webhook.handler.duration` (s).
    */
   readonly webhookMetrics: "opencensus" | "opentelemetry";
+  /**
+   * How defaulting's roundTripPatch reads the object as sent (knative.dev/pkg webhook/resourcesemantics/defaulting/
+   * defaulting.go: mutate): gomodules.xyz/jsonpatch/v2 v2.4.0 (serving v0.44.2) with json.Unmarshal, numbers as
+   * float64, so a number beyond float64's range anywhere in the object fails (`invalid JSON Document`); v2.5.0
+   * (serving v0.50.0 on) with a Decoder that uses json.Number, which does not.
+   */
+  readonly roundTripNumbers: "float64" | "json.Number";
   /** The Go toolchain the release's webhook was built with, where it shows in answers. */
   readonly toolchain: Toolchain;
 }
@@ -266,9 +273,9 @@ const GO_1_26: Toolchain = Object.freeze({ go: "go1.26", jsonEmbeddedFieldNames:
 const GO_1_26_MODULE_1_26: Toolchain = Object.freeze({ ...GO_1_26, urlStrictColons: true });
 
 export const PROFILES: Readonly<Record<KnativeVersion, KnativeProfile>> = Object.freeze({
-  "1.17": Object.freeze({ version: "1.17", servingModule: "knative.dev/serving v0.44.2", bodyTooLargeStatus: 413, unvalidatedConfigMaps: [], volumes: VOLUMES_1_17, securePodDefaults: SECURE_POD_DEFAULTS_1_17, configMapParse: CONFIGMAP_PARSE_1_17, observabilitySchema: "opencensus", deploymentBoolKeys: [], probes: PROBES_1_17, labelKeyWording: false, unknownK8sFields: UNKNOWN_K8S_FIELDS_1_17, podSpecDryRun: "flag", namespaceOwnerController: true, webhookMetrics: "opencensus", controllerFlags: [], toolchain: GO_1_23 }),
-  "1.23": Object.freeze({ version: "1.23", servingModule: "knative.dev/serving v0.50.0", bodyTooLargeStatus: 400, unvalidatedConfigMaps: ["config-tracing"], volumes: VOLUMES_1_23, securePodDefaults: SECURE_POD_DEFAULTS_1_20, configMapParse: CONFIGMAP_PARSE_1_19, observabilitySchema: "opentelemetry", deploymentBoolKeys: ["pod-is-always-schedulable"], templateNetworkingAnnotations: NETWORKING_ANNOTATIONS, probes: PROBES_1_23, labelKeyWording: true, unknownK8sFields: UNKNOWN_K8S_FIELDS_1_23, podSpecDryRun: "request", namespaceOwnerController: false, webhookMetrics: "opentelemetry", controllerFlags: [], toolchain: GO_1_26 }),
-  "1.24": Object.freeze({ version: "1.24", servingModule: "knative.dev/serving v0.51.0", bodyTooLargeStatus: 400, unvalidatedConfigMaps: ["config-tracing"], volumes: VOLUMES_1_23, securePodDefaults: SECURE_POD_DEFAULTS_1_20, configMapParse: CONFIGMAP_PARSE_1_19, observabilitySchema: "opentelemetry", deploymentBoolKeys: ["pod-is-always-schedulable"], templateNetworkingAnnotations: NETWORKING_ANNOTATIONS, probes: PROBES_1_23, labelKeyWording: true, unknownK8sFields: UNKNOWN_K8S_FIELDS_1_24, podSpecDryRun: "request", namespaceOwnerController: false, webhookMetrics: "opentelemetry", controllerFlags: ["domainmapping-direct-route-traffic"], toolchain: GO_1_26_MODULE_1_26 }),
+  "1.17": Object.freeze({ version: "1.17", servingModule: "knative.dev/serving v0.44.2", bodyTooLargeStatus: 413, unvalidatedConfigMaps: [], volumes: VOLUMES_1_17, securePodDefaults: SECURE_POD_DEFAULTS_1_17, configMapParse: CONFIGMAP_PARSE_1_17, observabilitySchema: "opencensus", deploymentBoolKeys: [], probes: PROBES_1_17, labelKeyWording: false, unknownK8sFields: UNKNOWN_K8S_FIELDS_1_17, podSpecDryRun: "flag", namespaceOwnerController: true, webhookMetrics: "opencensus", controllerFlags: [], roundTripNumbers: "float64", toolchain: GO_1_23 }),
+  "1.23": Object.freeze({ version: "1.23", servingModule: "knative.dev/serving v0.50.0", bodyTooLargeStatus: 400, unvalidatedConfigMaps: ["config-tracing"], volumes: VOLUMES_1_23, securePodDefaults: SECURE_POD_DEFAULTS_1_20, configMapParse: CONFIGMAP_PARSE_1_19, observabilitySchema: "opentelemetry", deploymentBoolKeys: ["pod-is-always-schedulable"], templateNetworkingAnnotations: NETWORKING_ANNOTATIONS, probes: PROBES_1_23, labelKeyWording: true, unknownK8sFields: UNKNOWN_K8S_FIELDS_1_23, podSpecDryRun: "request", namespaceOwnerController: false, webhookMetrics: "opentelemetry", controllerFlags: [], roundTripNumbers: "json.Number", toolchain: GO_1_26 }),
+  "1.24": Object.freeze({ version: "1.24", servingModule: "knative.dev/serving v0.51.0", bodyTooLargeStatus: 400, unvalidatedConfigMaps: ["config-tracing"], volumes: VOLUMES_1_23, securePodDefaults: SECURE_POD_DEFAULTS_1_20, configMapParse: CONFIGMAP_PARSE_1_19, observabilitySchema: "opentelemetry", deploymentBoolKeys: ["pod-is-always-schedulable"], templateNetworkingAnnotations: NETWORKING_ANNOTATIONS, probes: PROBES_1_23, labelKeyWording: true, unknownK8sFields: UNKNOWN_K8S_FIELDS_1_24, podSpecDryRun: "request", namespaceOwnerController: false, webhookMetrics: "opentelemetry", controllerFlags: ["domainmapping-direct-route-traffic"], roundTripNumbers: "json.Number", toolchain: GO_1_26_MODULE_1_26 }),
 });
 
 /**

@@ -6,7 +6,7 @@
  * (test/conformance/found-differences, `number-literal-text/*`).
  */
 import { describe, expect, it } from "vitest";
-import { decodeGo } from "./decode.js";
+import { decodeGo, overflowsFloat64 } from "./decode.js";
 import { decodeFirstJsonValue } from "./stream.js";
 import { mayHaveFractionOrExponent, numberLiteralsOf, parseJsonExact } from "./json-bigint.js";
 import { knativeTypes } from "../../../apis/knative-types.js";
@@ -73,5 +73,18 @@ describe("number literals with a fraction or an exponent", () => {
     expect(mayHaveFractionOrExponent(`[1e3 ]`)).toBe(true);
     expect(mayHaveFractionOrExponent(`{"a":5E-1,"b":2}`)).toBe(true);
     expect(mayHaveFractionOrExponent(`{"image":"ghcr.io/x:1.0","n":1}`)).toBe(false);
+  });
+});
+
+describe("overflowsFloat64 (json.Unmarshal into interface{}, as 1.17's roundTripPatch reads the object)", () => {
+  it.each([
+    ['{"spec":{"foo":1e400}}', true],
+    ['{"spec":{"foo":[1,-1e999]}}', true],
+    [`{"metadata":{"foo":1${"0".repeat(400)}}}`, true],
+    ['{"spec":{"foo":1e308,"bar":1e-400,"baz":18446744073709551616}}', false],
+    ['{"spec":{"foo":1e400,"foo":1}}', true],
+  ])("%s: %s", (text, want) => {
+    const parsed = decodeFirstJsonValue(text);
+    expect(parsed.ok && overflowsFloat64(parsed.value)).toBe(want);
   });
 });

@@ -296,10 +296,24 @@ function decodeInterface(v: unknown): unknown {
 
 /** The first bigint in document order whose float64 is infinite (there is one: decodeInterface found it). */
 function firstOutOfRangeInteger(v: unknown): bigint | undefined {
+  return firstNumberWhere(v, (x) => typeof x === "bigint" && !Number.isFinite(Number(x))) as bigint | undefined;
+}
+
+/**
+ * Whether json.Unmarshal of the value into an interface{} fails: a number beyond float64's range anywhere in it (an
+ * exactly read integer, or a literal such as `1e400` that JSON.parse made ±Infinity), every occurrence of a
+ * repeated key included (decode.go: (*decodeState).convertNumber).
+ */
+export function overflowsFloat64(v: unknown): boolean {
+  return firstNumberWhere(v, (x) => !Number.isFinite(Number(x))) !== undefined;
+}
+
+/** The first number or exact integer in document order for which `test` holds. */
+function firstNumberWhere(v: unknown, test: (x: number | bigint) => boolean): number | bigint | undefined {
   const pending: unknown[] = [v];
   while (pending.length > 0) {
     const x = pending.pop();
-    if (typeof x === "bigint" && !Number.isFinite(Number(x))) return x;
+    if ((typeof x === "bigint" || typeof x === "number") && test(x)) return x;
     if (typeof x !== "object" || x === null) continue;
     // Children in reverse, so that the first one is examined next.
     // Every occurrence of a repeated key: Go converts each (decode.go: (*decodeState).objectInterface).
