@@ -8,6 +8,7 @@ import type { AdmissionDeps, RequestEnv } from "./deps.js";
 import { generationPatch, nextGeneration, readGenerational, specOf, withGeneration } from "./generation.js";
 import { decodeObject } from "./objects.js";
 import { overflowsFloat64 } from "../go/encoding/json/index.js";
+import { mayHoldNumberLiterals } from "../go/encoding/json/go-strings.js";
 import { ALLOWED, deny, type Decision } from "./response.js";
 import type { AdmissionRequest } from "./review.js";
 
@@ -36,7 +37,8 @@ export function admitDefaulting(req: AdmissionRequest, deps: AdmissionDeps, env:
   const decodedOld = decodeObject(rules, req.oldObject, "old", env.config.profile);
   if (!decodedOld.ok) return deny(`mutation failed: ${decodedOld.error}`);
   // roundTripPatch reads the object as sent once more, into interface{} (the profile's roundTripNumbers).
-  if (env.config.profile.roundTripNumbers === "float64" && decodedNew.value !== undefined && overflowsFloat64(req.object)) {
+  // Only a body with long integers or exponents can hold such a number (mayHoldNumberLiterals): others skip the walk.
+  if (env.config.profile.roundTripNumbers === "float64" && decodedNew.value !== undefined && mayHoldNumberLiterals(req.object) && overflowsFloat64(req.object)) {
     return deny("mutation failed: cannot create patch for round tripped newBytes: invalid JSON Document");
   }
   let obj = decodedNew.value;

@@ -1,4 +1,4 @@
-import { markGoStrings, mayRepeatKeys } from "../go/encoding/json/go-strings.js";
+import { markGoStrings, mayHoldNumberLiterals, mayRepeatKeys } from "../go/encoding/json/go-strings.js";
 import { rawMemberText } from "../go/encoding/json/raw-member.js";
 import { decodeFirstJsonValue } from "../go/encoding/json/stream.js";
 import { DEFAULT_KNATIVE_VERSION, PROFILES, type KnativeProfile } from "../config/profile.js";
@@ -165,8 +165,9 @@ export async function answerReview(path: AdmissionPath, body: Buffer | string, d
   // decodeFirstJsonValue already gave every string Go's decoding: the object decoders need not check again; nor look
   // for repeated keys where the body repeats none.
   const repeatedKeys = mayRepeatKeys(parsed.value);
-  markGoStrings(request.object, repeatedKeys);
-  markGoStrings(request.oldObject, repeatedKeys);
+  const numberLiterals = mayHoldNumberLiterals(parsed.value);
+  markGoStrings(request.object, repeatedKeys, numberLiterals);
+  markGoStrings(request.oldObject, repeatedKeys, numberLiterals);
   const type = webhookTypeOf(path);
   let decision: Decision;
   if (path === "/defaulting") decision = admitDefaulting(request, deps, env);

@@ -496,15 +496,15 @@ function decodeSlice(t: SliceType, v: readonly unknown[], cur: unknown): unknown
 function decodeMap(t: MapType, v: JsonObject, cur: unknown): JsonObject {
   const out: JsonObject = isJsonObject(cur) ? cur : {};
   const members = state.repeatedKeys ? repeatedMembers(v) : undefined;
+  const literals = numberLiteralsOf(v);
   if (members !== undefined) {
     // A repeated key: every occurrence decodes in document order, the last one stays.
     for (const [key, value] of members) {
-      const elem = decodeValue(t.elem, value, undefined);
+      const elem = decodeValue(t.elem, value, undefined, typeof value === "number" ? literals?.get(key) : undefined);
       setOwn(out, str(key), elem === undefined ? zeroValue(t.elem) : elem);
     }
     return out;
   }
-  const literals = numberLiteralsOf(v);
   for (const key of Object.keys(v)) {
     // Each value decodes into a fresh zero element; the map itself merges.
     const elem = decodeValue(t.elem, v[key], undefined, literals?.get(key));

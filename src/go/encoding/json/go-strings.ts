@@ -9,21 +9,25 @@ export function goString(s: string): string {
 }
 
 /**
- * Parsed JSON trees whose strings and keys are known to be Go strings already (no lone surrogate), each with
- * whether some object in it may repeat a key (hold json-value.ts REPEATED_MEMBERS).
+ * Parsed JSON trees whose strings and keys are known to be Go strings already (no lone surrogate), each with what
+ * else may be in it: an object that repeats a key (json-value.ts REPEATED_MEMBERS), a number whose literal JSON.parse's
+ * double does not show (a bigint, or a literal json-bigint.ts numberLiteralsOf records).
  */
-const GO_STRING_TREES = new WeakMap<object, boolean>();
+const GO_STRING_TREES = new WeakMap<object, number>();
+const MAY_REPEAT_KEYS = 1;
+const MAY_HOLD_NUMBER_LITERALS = 2;
 
 /**
  * Records that every string and key in the JSON tree `value` is already what Go's decoder would produce,
  * so that decoding it skips the per-string goString check. True of anything decodeFirstJsonValue returns:
  * its text is well-formed UTF-8 and lone surrogate escapes are rewritten to U+FFFD before JSON.parse.
  * With `repeatedKeys` false it also records that no object in the tree repeats a key (decodeFirstJsonValue marks
- * its value so where the text repeats none), so that decoding it need not look for REPEATED_MEMBERS.
- * The tree must not be mutated afterwards. Primitives are ignored.
+ * its value so where the text repeats none), so that decoding it need not look for REPEATED_MEMBERS; with
+ * `numberLiterals` false, that every number in it is JSON.parse's double of a plain integer literal of at most 15
+ * digits. The tree must not be mutated afterwards. Primitives are ignored.
  */
-export function markGoStrings(value: unknown, repeatedKeys = true): void {
-  if (typeof value === "object" && value !== null) GO_STRING_TREES.set(value, repeatedKeys);
+export function markGoStrings(value: unknown, repeatedKeys = true, numberLiterals = true): void {
+  if (typeof value === "object" && value !== null) GO_STRING_TREES.set(value, (repeatedKeys ? MAY_REPEAT_KEYS : 0) | (numberLiterals ? MAY_HOLD_NUMBER_LITERALS : 0));
 }
 
 /** Whether `value` was marked with markGoStrings. */
@@ -31,9 +35,20 @@ export function hasGoStrings(value: unknown): boolean {
   return typeof value === "object" && value !== null && GO_STRING_TREES.has(value);
 }
 
+function mayHold(value: unknown, flag: number): boolean {
+  if (typeof value !== "object" || value === null) return true;
+  const flags = GO_STRING_TREES.get(value);
+  return flags === undefined || (flags & flag) !== 0;
+}
+
 /** Whether an object in `value` may repeat a key: false only for a tree marked so with markGoStrings. */
 export function mayRepeatKeys(value: unknown): boolean {
-  return typeof value !== "object" || value === null || GO_STRING_TREES.get(value) !== false;
+  return mayHold(value, MAY_REPEAT_KEYS);
+}
+
+/** Whether `value` may hold a number other than a short plain integer: false only for a tree marked so. */
+export function mayHoldNumberLiterals(value: unknown): boolean {
+  return mayHold(value, MAY_HOLD_NUMBER_LITERALS);
 }
 
 // eslint-disable-next-line no-control-regex -- control characters are what this matches

@@ -11,7 +11,7 @@
  * become U+FFFD).
  */
 import { isUtf8 } from "node:buffer";
-import { exactNumbers, mayHaveFractionOrExponent, parseJsonExact } from "./json-bigint.js";
+import { hasLongIntegerLiteral, mayHaveFractionOrExponent, parseJsonExact } from "./json-bigint.js";
 import { markGoStrings } from "./go-strings.js";
 import { hasRepeatedKeys } from "./repeated-keys.js";
 
@@ -87,9 +87,11 @@ function goView(jsonText: string, value: unknown): unknown {
   // Numbers with a fraction or an exponent keep their literal for the typed decoder (json-bigint.ts NUMBER_LITERALS).
   const literals = typeof value === "object" && value !== null && mayHaveFractionOrExponent(jsonText);
   if (hasRepeatedKeys(jsonText, value)) return parseJsonExact(jsonText, true, literals);
-  const exact = literals ? parseJsonExact(jsonText, false, true) : exactNumbers(jsonText, value);
-  // Known here at no cost: no object of the value repeats a key (answerReview passes that on to request.object).
-  markGoStrings(exact, false);
+  const readLiterals = literals || hasLongIntegerLiteral(jsonText);
+  const exact = readLiterals ? parseJsonExact(jsonText, false, literals) : value;
+  // Known here at no cost: no object of the value repeats a key, and whether a number's literal matters
+  // (answerReview passes both on to request.object).
+  markGoStrings(exact, false, readLiterals);
   return exact;
 }
 
